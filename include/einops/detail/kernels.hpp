@@ -1,0 +1,20 @@
+// The non-template kernel entry points: they see element types, extents and strides, never
+// patterns. Definitions live in src/kernels/.
+#pragma once
+
+#include <cstddef>
+
+#include "einops/detail/walk.hpp"
+#include "einops/dtype.hpp"
+
+namespace einops::detail {
+
+/// out[walk] = in[walk]: permuted copy, and broadcast copy where an input stride is 0.
+/// Elements are moved as opaque words of `element_size` bytes (1, 2, 4 or 8).
+void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk);
+
+/// out[o] = reduction over the reduced dimensions of in[o, ...]. `out` holds
+/// reduction_result_dtype(reduction, in_type). Mean of a non-floating type is refused by the caller.
+void reduce_strided(DType in_type, Reduction reduction, const void* in, void* out, const Walk& walk);
+
+}  // namespace einops::detail

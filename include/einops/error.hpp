@@ -1,0 +1,31 @@
+// EinopsError: the one exception type of the library, and the helpers that format its messages.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace einops {
+
+/// Every invalid call throws this. Its message names the operation, the pattern, the input
+/// shape(s), the given axis lengths and the reason (with a caret under the fault for syntax errors).
+class EinopsError : public std::invalid_argument {
+ public:
+  explicit EinopsError(const std::string& message) : std::invalid_argument(message) {}
+};
+
+namespace detail {
+
+/// "(2, 3, 4)" — shapes are printed the way einops prints them.
+std::string format_shape(std::span<const std::int64_t> shape);
+
+/// `pattern` on one line and a caret under byte `position` (UTF-8 aware: the caret is placed
+/// under the code point, not the byte).
+std::string caret_line(std::string_view pattern, std::size_t position);
+
+}  // namespace detail
+}  // namespace einops

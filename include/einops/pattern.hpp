@@ -1,0 +1,426 @@
+// The pattern language: one constexpr parser for the whole grammar of einops 0.8 (docs/grammar.md).
+//
+// It runs unchanged in constant evaluation (for literal patterns) and at run time (for strings).
+// It knows nothing about tensors or shapes: it turns text into Expressions, or into a PatternError
+// that carries a static reason (usable in a compile-time diagnostic) and the byte position of
+// the fault. Function names follow the grammar's rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace einops {
+
+/// Most elementary axes one side of a pattern may name (the ellipsis counts as one). Keeps every
+/// check linear in the pattern length and bounds the work for hostile input.
+inline constexpr std::size_t kMaxPatternAxes = 64;
+
+enum class PatternErrorKind : std::uint8_t {
+  none,
+  arrow_count,            // "->" missing or repeated
+  dots_outside_ellipsis,  // a '.' that is not part of "..."
+  ellipsis_repeated,      // more than one "..." on one side
+  nested_brackets,
+  unbalanced_close,
+  unbalanced_open,
+  unknown_character,
+  invalid_utf8,
+  duplicate_axis,
+  invalid_identifier,
+  underscore_edges,
+  anonymous_zero,
+  anonymous_too_large,
+  too_many_axes,
+};
+
+/// A syntax error: a static reason and where in the pattern it is (byte offsets).
+struct PatternError {
+  PatternErrorKind kind = PatternErrorKind::none;
+  const char* reason = "";
+  std::size_t position = 0;
+  std::size_t length = 0;  // bytes of the offending token; 0 points between characters
+  constexpr explicit operator bool() const { return kind != PatternErrorKind::none; }
+};
+
+enum class AxisKind : std::uint8_t { named, anonymous, ellipsis };
+
+/// One elementary axis as written: a name, an anonymous length such as `3`, or `...`.
+struct Axis {
+  AxisKind kind = AxisKind::named;
+  std::string name;         // the identifier; the digits of an anonymous axis; "..." for ellipsis
+  std::int64_t length = 0;  // anonymous axes only
+  std::size_t position = 0;  // byte offset of the token in the whole pattern
+  constexpr bool operator==(const Axis&) const = default;
+};
+
+/// One top-level position of an expression: `a`, `(a b 2)`, `()`, `1` (empty axes) or `...`.
+struct Group {
+  std::vector<Axis> axes;
+  bool parenthesized = false;
+  std::size_t position = 0;
+  constexpr bool is_bare_ellipsis() const {
+    return !parenthesized && axes.size() == 1 && axes[0].kind == AxisKind::ellipsis;
+  }
+  constexpr bool operator==(const Group&) const = default;
+};
+
+/// One side of a pattern (or one einsum operand, one pack pattern, ...).
+struct Expression {
+  std::vector<Group> groups;
+  bool has_ellipsis = false;
+  bool ellipsis_parenthesized = false;
+  bool has_non_unitary_anonymous = false;
+
+  /// True when `name` is a named axis of this expression (ellipsis and anonymous axes never match).
+  constexpr bool contains(std::string_view name) const {
+    for (const Group& group : groups)
+      for (const Axis& axis : group.axes)
+        if (axis.kind == AxisKind::named && axis.name == name) return true;
+    return false;
+  }
+  constexpr bool operator==(const Expression&) const = default;
+};
+
+struct ExpressionOptions {
+  bool allow_underscore = false;   // `_` as a placeholder name (parse_shape)
+  bool allow_duplicates = false;   // repeated names (einsum operands)
+};
+
+template <class T>
+struct ParseResult {
+  T value{};
+  PatternError error{};
+  constexpr bool ok() const { return !error; }
+};
+
+/// `left -> right` as used by rearrange, reduce and repeat.
+struct ArrowPattern {
+  Expression left;
+  Expression right;
+  std::size_t arrow_position = 0;
+  constexpr bool operator==(const ArrowPattern&) const = default;
+};
+
+namespace detail::grammar {
+
+constexpr PatternError make_error(PatternErrorKind kind, const char* reason, std::size_t position,
+                                  std::size_t length = 0) {
+  return PatternError{kind, reason, position, length};
+}
+
+/// A code point and the bytes it took; length 0 means malformed UTF-8.
+struct CodePoint {
+  char32_t value = 0;
+  std::size_t length = 0;
+};
+
+constexpr CodePoint decode_utf8(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  if (lead < 0x80) return {lead, 1};
+  std::size_t length = 0;
+  char32_t value = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    value = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    value = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    value = lead & 0x07;
+  } else {
+    return {};
+  }
+  if (at + length > text.size()) return {};
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xC0) != 0x80) return {};
+    value = (value << 6) | (byte(at + i) & 0x3F);
+  }
+  constexpr char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (value < smallest[length] || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return {};
+  return {value, length};
+}
+
+constexpr bool is_ascii_digit(char32_t c) { return c >= '0' && c <= '9'; }
+constexpr bool is_ascii_letter(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/// Letters of the scripts people name axes in (Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic,
+/// Devanagari, kana, CJK, Hangul), standing in for Python's str.isalnum on non-ASCII text.
+/// Punctuation, symbols and arrows (such as U+2192) are not letters. docs/grammar.md lists this.
+constexpr bool is_unicode_letter(char32_t c) {
+  struct Range {
+    char32_t first, last;
+  };
+  constexpr Range letters[] = {
+      {0xAA, 0xAA},     {0xB5, 0xB5},     {0xBA, 0xBA},     {0xC0, 0xD6},     {0xD8, 0xF6},
+      {0xF8, 0x2C1},    {0x370, 0x374},   {0x376, 0x377},   {0x37B, 0x37D},   {0x37F, 0x37F},
+      {0x386, 0x386},   {0x388, 0x3FF},   {0x400, 0x481},   {0x48A, 0x52F},   {0x531, 0x556},
+      {0x561, 0x587},   {0x5D0, 0x5EA},   {0x620, 0x64A},   {0x904, 0x939},   {0x1E00, 0x1FBC},
+      {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3},
+  };
+  for (const Range& range : letters)
+    if (c >= range.first && c <= range.last) return true;
+  return false;
+}
+
+constexpr bool is_identifier_char(char32_t c) {
+  return is_ascii_letter(c) || is_ascii_digit(c) || c == '_' || is_unicode_letter(c);
+}
+
+/// Counts non-overlapping occurrences of `needle` in `text`.
+constexpr std::size_t count_occurrences(std::string_view text, std::string_view needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + needle.size()))
+    ++count;
+  return count;
+}
+
+/// ellipsis-rule: dots may appear only as one "..." per side (checked before tokens, as einops does).
+constexpr PatternError check_dots(std::string_view text, std::size_t offset) {
+  const std::size_t first_dot = text.find('.');
+  if (first_dot == std::string_view::npos) return {};
+  const std::size_t ellipsis = text.find("...");
+  if (ellipsis == std::string_view::npos)
+    return make_error(PatternErrorKind::dots_outside_ellipsis,
+                      "Expression may contain dots only inside ellipsis (...)", offset + first_dot, 1);
+  if (count_occurrences(text, "...") != 1 || count_occurrences(text, ".") != 3) {
+    const std::size_t second = text.find('.', ellipsis + 3);
+    const std::size_t stray = second != std::string_view::npos ? second : first_dot;
+    return make_error(PatternErrorKind::ellipsis_repeated,
+                      "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor",
+                      offset + stray, 1);
+  }
+  return {};
+}
+
+/// number-rule: ASCII digits; leading zeros allowed ("01" is 1). Values past 2^62 are refused.
+constexpr bool is_number(std::string_view token) {
+  if (token.empty()) return false;
+  for (char c : token)
+    if (!is_ascii_digit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+/// identifier-rule: a Python identifier (no leading digit) made of identifier characters.
+constexpr bool is_identifier(std::string_view token) {
+  if (token.empty()) return false;
+  for (std::size_t at = 0; at < token.size();) {
+    const CodePoint cp = decode_utf8(token, at);
+    if (cp.length == 0 || !is_identifier_char(cp.value)) return false;
+    if (at == 0 && is_ascii_digit(cp.value)) return false;
+    at += cp.length;
+  }
+  return true;
+}
+
+/// axis-name-rule: an identifier that neither starts nor ends with `_` (a lone `_` only where allowed).
+/// Returns the reason a name is refused, or nullptr.
+constexpr const char* axis_name_problem(std::string_view name, bool allow_underscore) {
+  if (!is_identifier(name)) return "Invalid axis identifier: not a valid python identifier";
+  if (name.front() == '_' || name.back() == '_') {
+    if (allow_underscore && name == "_") return nullptr;
+    return "Invalid axis identifier: axis name should not start or end with underscore";
+  }
+  return nullptr;
+}
+
+/// Builds the expression token by token; keeps einops' order of checks.
+struct ExpressionBuilder {
+  std::string_view text;
+  std::size_t offset;
+  ExpressionOptions options;
+  Expression expression{};
+  Group* open_group = nullptr;  // set while inside brackets
+  Group bracket{};
+  std::size_t axis_count = 0;
+
+  constexpr bool seen_name(std::string_view name) const {
+    if (expression.contains(name)) return true;
+    if (open_group != nullptr)
+      for (const Axis& axis : bracket.axes)
+        if (axis.kind == AxisKind::named && axis.name == name) return true;
+    return false;
+  }
+
+  constexpr void append(Axis axis) {
+    if (open_group != nullptr) {
+      bracket.axes.push_back(static_cast<Axis&&>(axis));
+    } else {
+      Group group{};
+      group.position = axis.position;
+      group.axes.push_back(static_cast<Axis&&>(axis));
+      expression.groups.push_back(static_cast<Group&&>(group));
+    }
+  }
+
+  /// axis-rule: one finished token.
+  constexpr PatternError add_token(std::size_t begin, std::size_t end) {
+    const std::string_view token = text.substr(begin, end - begin);
+    const std::size_t position = offset + begin;
+    if (++axis_count > kMaxPatternAxes)
+      return make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
+                        position, token.size());
+    if (token == "...") {
+      expression.has_ellipsis = true;
+      expression.ellipsis_parenthesized = open_group != nullptr;
+      append(Axis{AxisKind::ellipsis, "...", 0, position});
+      return {};
+    }
+    if (is_number(token)) {
+      std::int64_t value = 0;
+      for (char c : token) {
+        value = value * 10 + (c - '0');
+        if (value > (std::int64_t{1} << 62))
+          return make_error(PatternErrorKind::anonymous_too_large, "Anonymous axis length is too large", position,
+                            token.size());
+      }
+      if (value == 0)
+        return make_error(PatternErrorKind::anonymous_zero, "Anonymous axis should have positive length, not 0",
+                          position, token.size());
+      if (value == 1) {  // a unit axis: an empty group at top level, nothing inside brackets
+        if (open_group == nullptr) {
+          Group unit{};
+          unit.position = position;
+          expression.groups.push_back(static_cast<Group&&>(unit));
+        }
+        return {};
+      }
+      expression.has_non_unitary_anonymous = true;
+      append(Axis{AxisKind::anonymous, std::string(token), value, position});
+      return {};
+    }
+    if (!(options.allow_underscore && token == "_") && !options.allow_duplicates && seen_name(token))
+      return make_error(PatternErrorKind::duplicate_axis, "Indexing expression contains duplicate dimension",
+                        position, token.size());
+    if (const char* problem = axis_name_problem(token, options.allow_underscore)) {
+      const bool underscore = is_identifier(token);
+      return make_error(underscore ? PatternErrorKind::underscore_edges : PatternErrorKind::invalid_identifier,
+                        problem, position, token.size());
+    }
+    append(Axis{AxisKind::named, std::string(token), 0, position});
+    return {};
+  }
+};
+
+}  // namespace detail::grammar
+
+/// expression-rule: `text` is one side of a pattern; `offset` is where it starts in the whole
+/// pattern (for error positions).
+constexpr ParseResult<Expression> parse_expression(std::string_view text, std::size_t offset = 0,
+                                                   ExpressionOptions options = {}) {
+  using namespace detail::grammar;
+  ParseResult<Expression> result;
+  if (PatternError error = check_dots(text, offset)) {
+    result.error = error;
+    return result;
+  }
+  ExpressionBuilder builder{text, offset, options};
+  std::size_t token_begin = std::string_view::npos;
+  std::size_t bracket_begin = 0;
+  const auto finish_token = [&](std::size_t end) -> PatternError {
+    if (token_begin == std::string_view::npos) return {};
+    const std::size_t begin = token_begin;
+    token_begin = std::string_view::npos;
+    return builder.add_token(begin, end);
+  };
+  for (std::size_t at = 0; at < text.size();) {
+    const char c = text[at];
+    if (c == ' ' || c == '(' || c == ')') {
+      if (PatternError error = finish_token(at)) {
+        result.error = error;
+        return result;
+      }
+      if (c == '(') {
+        if (builder.open_group != nullptr) {
+          result.error = make_error(PatternErrorKind::nested_brackets,
+                                    "Axis composition is one-level (brackets inside brackets not allowed)",
+                                    offset + at, 1);
+          return result;
+        }
+        builder.bracket = Group{};
+        builder.bracket.parenthesized = true;
+        builder.bracket.position = offset + at;
+        builder.open_group = &builder.bracket;
+        bracket_begin = at;
+      } else if (c == ')') {
+        if (builder.open_group == nullptr) {
+          result.error = make_error(PatternErrorKind::unbalanced_close, "Brackets are not balanced", offset + at, 1);
+          return result;
+        }
+        builder.expression.groups.push_back(static_cast<Group&&>(builder.bracket));
+        builder.open_group = nullptr;
+      }
+      ++at;
+      continue;
+    }
+    if (c == '.') {  // check_dots guarantees this is the start of the one "..."
+      if (token_begin == std::string_view::npos) token_begin = at;
+      at += 3;
+      continue;
+    }
+    const CodePoint cp = decode_utf8(text, at);
+    if (cp.length == 0) {
+      result.error = make_error(PatternErrorKind::invalid_utf8, "Invalid UTF-8 in pattern", offset + at, 1);
+      return result;
+    }
+    if (!is_identifier_char(cp.value)) {
+      result.error = make_error(PatternErrorKind::unknown_character, "Unknown character", offset + at, cp.length);
+      return result;
+    }
+    if (token_begin == std::string_view::npos) token_begin = at;
+    at += cp.length;
+  }
+  if (builder.open_group != nullptr) {
+    result.error = make_error(PatternErrorKind::unbalanced_open, "Imbalanced parentheses in expression",
+                              offset + bracket_begin, 1);
+    return result;
+  }
+  if (PatternError error = finish_token(text.size())) {
+    result.error = error;
+    return result;
+  }
+  result.value = static_cast<Expression&&>(builder.expression);
+  return result;
+}
+
+/// arrow-pattern-rule: exactly one "->" splitting the two expressions.
+constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern) {
+  using namespace detail::grammar;
+  ParseResult<ArrowPattern> result;
+  const std::size_t arrow = pattern.find("->");
+  if (arrow == std::string_view::npos) {
+    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs '->' between its two sides",
+                              pattern.size(), 0);
+    return result;
+  }
+  const std::size_t second = pattern.find("->", arrow + 2);
+  if (second != std::string_view::npos) {
+    result.error = make_error(PatternErrorKind::arrow_count, "Pattern may contain '->' only once", second, 2);
+    return result;
+  }
+  result.value.arrow_position = arrow;
+  ParseResult<Expression> left = parse_expression(pattern.substr(0, arrow), 0);
+  if (!left.ok()) {
+    result.error = left.error;
+    return result;
+  }
+  ParseResult<Expression> right = parse_expression(pattern.substr(arrow + 2), arrow + 2);
+  if (!right.ok()) {
+    result.error = right.error;
+    return result;
+  }
+  result.value.left = static_cast<Expression&&>(left.value);
+  result.value.right = static_cast<Expression&&>(right.value);
+  return result;
+}
+
+/// True when `name` may be given as an axis length (a valid, non-underscore-edged identifier).
+constexpr bool is_valid_axis_name(std::string_view name) {
+  return detail::grammar::axis_name_problem(name, false) == nullptr;
+}
+
+}  // namespace einops

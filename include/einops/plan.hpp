@@ -1,0 +1,126 @@
+// Pattern + input shape + axis lengths + operation -> Plan: everything an executor needs.
+//
+// All checks of shapes and lengths happen here, once; plans are cached by the full key
+// (operation, reduction, pattern text, shape, axis lengths) in a bounded, thread-safe cache, so a
+// repeated call does no parsing and allocates nothing for its plan.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "einops/detail/walk.hpp"
+#include "einops/dtype.hpp"
+#include "einops/pattern.hpp"
+#include "einops/tensor.hpp"
+
+namespace einops {
+
+enum class Operation : std::uint8_t { rearrange, reduce, repeat };
+
+constexpr std::string_view operation_name(Operation operation) {
+  switch (operation) {
+    case Operation::rearrange: return "rearrange";
+    case Operation::reduce: return "reduce";
+    case Operation::repeat: return "repeat";
+  }
+  return "?";
+}
+
+/// Axis lengths given by the caller, the C++ spelling of einops' keyword arguments:
+/// `{{"h2", 2}, {"w2", 2}}`. Order is kept (it is part of the cache key, as in einops).
+class AxisLengths {
+ public:
+  using Entry = std::pair<std::string, std::int64_t>;
+  AxisLengths() = default;
+  AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
+    for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
+  }
+  explicit AxisLengths(std::vector<Entry> entries) : entries_(std::move(entries)) {}
+  explicit AxisLengths(const std::map<std::string, std::int64_t>& entries) : entries_(entries.begin(), entries.end()) {}
+
+  void add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
+  std::span<const Entry> entries() const { return entries_; }
+  bool empty() const { return entries_.empty(); }
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+/// The shape-specific recipe of one rearrange/reduce/repeat call.
+///
+/// "Input axes" are the elementary axes of the input in input order (compositions split, the
+/// ellipsis expanded); "output axes" are the elementary axes of the output in output order.
+struct Plan {
+  Operation operation = Operation::rearrange;
+  std::optional<Reduction> reduction;  // set for reduce() with a named reduction that reduces
+  std::string pattern;
+  Shape input_shape;
+
+  std::vector<std::string> input_axis_names;  // "b", "h2", "3", "...0" for ellipsis dims
+  Shape input_axis_lengths;
+  std::vector<int> input_axis_dim;  // the input dimension each input axis was split from
+
+  std::vector<std::string> output_axis_names;
+  Shape output_axis_lengths;
+  std::vector<int> output_axis_source;  // input axis feeding each output axis, or -1 for an added axis
+  std::vector<int> output_axis_dim;     // the output dimension each output axis is merged into
+
+  std::vector<int> reduced_axes;  // input axes that are reduced, in input order
+  std::vector<int> permutation;   // einops' order: kept input axes in output order, then reduced
+  std::int64_t reduced_count = 1;  // elements reduced into each output element
+  Shape output_shape;
+  std::int64_t output_size = 0;
+
+  /// The merged walk for a row-major contiguous input written to a row-major output.
+  detail::Walk contiguous_walk;
+
+  bool has_added_axes() const {
+    for (int source : output_axis_source)
+      if (source < 0) return true;
+    return false;
+  }
+  /// True when no element needs to move: the output is a view for suitably strided inputs.
+  bool is_pure_view_candidate() const { return reduced_axes.empty() && !has_added_axes(); }
+};
+
+/// Builds a plan without the cache (tests, tools). Throws EinopsError.
+std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
+                                      std::string_view pattern, std::span<const std::int64_t> shape,
+                                      const AxisLengths& lengths);
+
+/// The cached version: the same plan object for the same full key.
+std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
+                                     std::string_view pattern, std::span<const std::int64_t> shape,
+                                     const AxisLengths& lengths);
+
+/// Parses and checks a reduction name ("min", ..., "all"; "rearrange" and "repeat" mean none).
+/// Throws EinopsError naming the pattern for an unknown name.
+std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern);
+
+namespace detail {
+
+/// The walk of `plan` for an input with the given strides (in elements) into an output with the
+/// given strides, with adjacent axes merged. No heap allocation.
+Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
+               std::span<const std::int64_t> output_strides);
+
+/// Strides of the output when it can be a view of an input with `input_strides`, else nullopt.
+std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+
+/// Entries and capacity of the plan cache (for tests and diagnostics).
+std::size_t plan_cache_size();
+std::size_t plan_cache_capacity();
+void clear_plan_cache();
+
+}  // namespace detail
+}  // namespace einops

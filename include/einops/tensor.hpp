@@ -1,0 +1,253 @@
+// The built-in tensor: TensorView<T> (non-owning, strided, wraps any caller memory) and Tensor<T>
+// (owning, storage shared between tensors like torch and numpy arrays).
+//
+// Strides are in elements and may be negative or zero. Shapes and strides are int64 throughout,
+// as in every mainstream tensor library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "einops/dtype.hpp"
+#include "einops/error.hpp"
+
+namespace einops {
+
+using Shape = std::vector<std::int64_t>;
+
+namespace detail {
+
+/// Row-major (C order) strides of `shape`, in elements.
+inline Shape row_major_strides(std::span<const std::int64_t> shape) {
+  Shape strides(shape.size());
+  std::int64_t step = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return strides;
+}
+
+/// Number of elements, or throws EinopsError when the product does not fit in int64 or a length
+/// is negative.
+std::int64_t checked_element_count(std::span<const std::int64_t> shape);
+
+inline bool is_row_major_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
+  std::int64_t step = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != step) return false;
+    step *= shape[i];
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// A non-owning strided view of caller memory: pointer, shape and strides (in elements).
+/// The caller keeps the memory alive for as long as the view (and any result aliasing it) is used.
+template <Element T>
+class TensorView {
+ public:
+  using value_type = T;
+
+  TensorView() = default;
+  /// Row-major contiguous memory.
+  TensorView(T* data, Shape shape) : data_(data), shape_(std::move(shape)) {
+    detail::checked_element_count(shape_);
+    strides_ = detail::row_major_strides(shape_);
+  }
+  /// Any strides (in elements), including negative and zero.
+  TensorView(T* data, Shape shape, Shape strides) : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
+    if (shape_.size() != strides_.size())
+      throw EinopsError("TensorView: shape " + detail::format_shape(shape_) + " and strides " +
+                        detail::format_shape(strides_) + " have different ranks");
+    detail::checked_element_count(shape_);
+  }
+  /// A read-only view of a mutable one.
+  template <class U>
+    requires(std::is_const_v<T> && std::is_same_v<std::remove_const_t<T>, U>)
+  TensorView(const TensorView<U>& other)  // NOLINT(google-explicit-constructor): like T* -> const T*
+      : data_(other.data()), shape_(other.shape().begin(), other.shape().end()),
+        strides_(other.strides().begin(), other.strides().end()) {}
+
+  T* data() const { return data_; }
+  std::span<const std::int64_t> shape() const { return shape_; }
+  std::span<const std::int64_t> strides() const { return strides_; }
+  std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
+  std::size_t rank() const { return shape_.size(); }
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (std::int64_t length : shape_) n *= length;
+    return n;
+  }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  static constexpr DType dtype() { return dtype_v<T>; }
+
+  /// Element at a multi-index (bounds-checked).
+  T& at(std::span<const std::int64_t> index) const {
+    if (index.size() != shape_.size()) throw EinopsError("TensorView::at: wrong number of indices");
+    std::int64_t offset = 0;
+    for (std::size_t i = 0; i < index.size(); ++i) {
+      if (index[i] < 0 || index[i] >= shape_[i]) throw EinopsError("TensorView::at: index out of range");
+      offset += index[i] * strides_[i];
+    }
+    return data_[offset];
+  }
+  T& at(std::initializer_list<std::int64_t> index) const { return at(std::span<const std::int64_t>(index.begin(), index.size())); }
+
+  /// The elements in row-major order (a copy).
+  std::vector<std::remove_const_t<T>> to_vector() const {
+    std::vector<std::remove_const_t<T>> out;
+    out.reserve(static_cast<std::size_t>(size()));
+    if (size() == 0) return out;
+    Shape index(shape_.size(), 0);
+    std::int64_t offset = 0;
+    for (std::int64_t n = size(); n > 0; --n) {
+      out.push_back(data_[offset]);
+      for (std::size_t d = shape_.size(); d-- > 0;) {  // odometer: no division per element
+        offset += strides_[d];
+        if (++index[d] < shape_[d]) break;
+        offset -= strides_[d] * shape_[d];
+        index[d] = 0;
+      }
+    }
+    return out;
+  }
+
+ private:
+  T* data_ = nullptr;
+  Shape shape_;
+  Shape strides_;
+};
+
+/// An owning tensor. Copies share storage (like torch::Tensor); results of einops operations that
+/// need no data movement share the input's storage too.
+template <Element T>
+class Tensor {
+ public:
+  using value_type = T;
+
+  Tensor() : Tensor(Shape{}) {}
+  /// Value-initialised (zeros) tensor of the given shape.
+  explicit Tensor(Shape shape) : shape_(std::move(shape)) {
+    const std::int64_t count = detail::checked_element_count(shape_);
+    std::shared_ptr<T[]> owned(new T[static_cast<std::size_t>(count > 0 ? count : 1)]());
+    data_ = owned.get();
+    storage_ = std::move(owned);
+    strides_ = detail::row_major_strides(shape_);
+  }
+  /// A tensor holding `values` in row-major order.
+  Tensor(Shape shape, const std::vector<T>& values) : Tensor(std::move(shape)) {
+    if (static_cast<std::int64_t>(values.size()) != size())
+      throw EinopsError("Tensor: " + std::to_string(values.size()) + " values given for shape " +
+                        detail::format_shape(shape_));
+    for (std::size_t i = 0; i < values.size(); ++i) data_[i] = values[i];
+  }
+  Tensor(Shape shape, std::initializer_list<T> values) : Tensor(std::move(shape), std::vector<T>(values)) {}
+
+  /// A tensor over existing storage: `storage` keeps the memory alive (it may be empty for
+  /// memory the caller owns, as for results that alias a TensorView).
+  Tensor(std::shared_ptr<void> storage, T* data, Shape shape, Shape strides)
+      : storage_(std::move(storage)), data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
+
+  /// 0, 1, 2, ... in row-major order, converted to T: handy for examples and tests.
+  static Tensor arange(Shape shape) {
+    Tensor result(std::move(shape));
+    for (std::int64_t i = 0; i < result.size(); ++i) result.data_[i] = static_cast<T>(i);
+    return result;
+  }
+
+  T* data() const { return data_; }
+  std::span<const std::int64_t> shape() const { return shape_; }
+  std::span<const std::int64_t> strides() const { return strides_; }
+  std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
+  std::size_t rank() const { return shape_.size(); }
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (std::int64_t length : shape_) n *= length;
+    return n;
+  }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  static constexpr DType dtype() { return dtype_v<T>; }
+  /// The allocation this tensor keeps alive (shared by views of it); empty for aliases of caller memory.
+  const std::shared_ptr<void>& storage() const { return storage_; }
+  /// True when both tensors are handles to the same allocation.
+  bool shares_storage_with(const Tensor& other) const {
+    return storage_ != nullptr && storage_.get() == other.storage_.get();
+  }
+
+  TensorView<T> view() const { return TensorView<T>(data_, shape_, strides_); }
+  operator TensorView<T>() const { return view(); }              // NOLINT(google-explicit-constructor)
+  operator TensorView<const T>() const { return TensorView<const T>(view()); }  // NOLINT
+
+  T& at(std::span<const std::int64_t> index) const { return view().at(index); }
+  T& at(std::initializer_list<std::int64_t> index) const { return view().at(index); }
+  std::vector<T> to_vector() const { return view().to_vector(); }
+
+ private:
+  std::shared_ptr<void> storage_;
+  T* data_ = nullptr;
+  Shape shape_;
+  Shape strides_;
+};
+
+/// A tensor whose element type is known only at run time (numpy-style). reduce() returns one
+/// because numpy's result dtype depends on the reduction; `as<T>()` gives the typed tensor.
+class AnyTensor {
+ public:
+  AnyTensor() = default;
+  /// A zero-filled tensor of the given dtype and shape.
+  AnyTensor(DType dtype, Shape shape);
+  AnyTensor(DType dtype, std::shared_ptr<void> storage, void* data, Shape shape, Shape strides)
+      : dtype_(dtype), storage_(std::move(storage)), data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
+  template <Element T>
+  AnyTensor(const Tensor<T>& typed)  // NOLINT(google-explicit-constructor): a typed tensor is an AnyTensor
+      : dtype_(dtype_v<T>), storage_(typed.storage()), data_(typed.data()),
+        shape_(typed.shape().begin(), typed.shape().end()), strides_(typed.strides().begin(), typed.strides().end()) {}
+  /// Aliases caller memory (no ownership).
+  template <Element T>
+  AnyTensor(const TensorView<T>& view)  // NOLINT(google-explicit-constructor)
+      : dtype_(dtype_v<T>), data_(const_cast<std::remove_const_t<T>*>(view.data())),
+        shape_(view.shape().begin(), view.shape().end()), strides_(view.strides().begin(), view.strides().end()) {}
+
+  DType dtype() const { return dtype_; }
+  void* data() const { return data_; }
+  std::span<const std::int64_t> shape() const { return shape_; }
+  std::span<const std::int64_t> strides() const { return strides_; }
+  std::size_t rank() const { return shape_.size(); }
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (std::int64_t length : shape_) n *= length;
+    return n;
+  }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  const std::shared_ptr<void>& storage() const { return storage_; }
+
+  /// The same tensor, typed; throws EinopsError when T is not its dtype.
+  template <Element T>
+  Tensor<T> as() const {
+    if (dtype_v<T> != dtype_)
+      throw EinopsError("AnyTensor::as: tensor holds " + std::string(dtype_name(dtype_)) + ", not " +
+                        std::string(dtype_name(dtype_v<T>)));
+    return Tensor<T>(storage_, static_cast<T*>(data_), shape_, strides_);
+  }
+  template <Element T>
+  operator Tensor<T>() const { return as<T>(); }  // NOLINT(google-explicit-constructor)
+
+ private:
+  DType dtype_ = DType::float32;
+  std::shared_ptr<void> storage_;
+  void* data_ = nullptr;
+  Shape shape_;
+  Shape strides_;
+};
+
+}  // namespace einops

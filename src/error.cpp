@@ -1,0 +1,87 @@
+// Formatting of EinopsError messages: shapes, axis lengths, and the caret under a syntax error.
+#include <string>
+
+#include "einops/error.hpp"
+#include "einops/tensor.hpp"
+#include "error_context.hpp"
+
+namespace einops {
+namespace detail {
+
+std::string format_shape(std::span<const std::int64_t> shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) out += ",";
+  return out + ")";
+}
+
+std::string caret_line(std::string_view pattern, std::size_t position) {
+  // Count code points (not bytes) before the fault so the caret lines up in a terminal.
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < position && i < pattern.size(); ++i)
+    if ((static_cast<unsigned char>(pattern[i]) & 0xC0) != 0x80) ++column;
+  return std::string(column, ' ') + "^";
+}
+
+std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
+  std::int64_t count = 1;
+  for (std::int64_t length : shape) {
+    if (length < 0) throw EinopsError("Tensor shape " + format_shape(shape) + " has a negative length");
+    if (__builtin_mul_overflow(count, length, &count))
+      throw EinopsError("Tensor shape " + format_shape(shape) + " has more elements than int64 can count");
+  }
+  return count;
+}
+
+namespace {
+
+std::string header(const ErrorContext& context) {
+  std::string message = "Error while processing " + context.operation_label + "-reduction pattern \"" +
+                        std::string(context.pattern) + "\".\n";
+  message += context.list_input ? " Input is a list of tensors, stacked to shape " : " Input tensor shape: ";
+  message += format_shape(context.shape) + ".";
+  if (!context.lengths.empty()) {
+    message += " Additional info: {";
+    bool first = true;
+    for (const auto& [name, length] : context.lengths.entries()) {
+      message += (first ? "" : ", ") + name + ": " + std::to_string(length);
+      first = false;
+    }
+    message += "}.";
+  }
+  return message + "\n ";
+}
+
+/// The pattern with control characters shown as '?', so the caret line stays aligned.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  return out;
+}
+
+}  // namespace
+
+void ErrorContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
+
+void ErrorContext::fail_syntax(const PatternError& error) const {
+  std::string reason = error.reason;
+  if (error.length > 0)
+    reason += ": '" + printable(pattern.substr(std::min(error.position, pattern.size()), error.length)) + "'";
+  reason += "\n   " + printable(pattern) + "\n   " + caret_line(pattern, error.position);
+  fail(reason);
+}
+
+}  // namespace detail
+
+AnyTensor::AnyTensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
+  const std::int64_t count = detail::checked_element_count(shape_);
+  const std::size_t bytes = static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype);
+  // Storage as 8-byte words so every element type is aligned; zero-filled like Tensor<T>.
+  std::shared_ptr<std::uint64_t[]> owned(new std::uint64_t[(bytes + 7) / 8]());
+  data_ = owned.get();
+  storage_ = std::move(owned);
+  strides_ = detail::row_major_strides(shape_);
+}
+
+}  // namespace einops

@@ -1,0 +1,134 @@
+// rearrange, reduce and repeat on AnyTensor: plan (cached), then a view, a copy or a reduction.
+#include "einops/ops.hpp"
+
+#include <string>
+
+#include "einops/detail/kernels.hpp"
+#include "error_context.hpp"
+
+namespace einops {
+namespace {
+
+/// Stacks equally shaped tensors on a new leading axis (einops' list input).
+AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::string_view pattern,
+                const AxisLengths& lengths) {
+  if (xs.empty())
+    throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
+                      std::string(pattern) + "\".\n Input is an empty list: rearrange/reduce/repeat need at least one tensor");
+  const AnyTensor& first = xs.front();
+  for (const AnyTensor& x : xs)
+    if (x.dtype() != first.dtype() ||
+        !std::equal(x.shape().begin(), x.shape().end(), first.shape().begin(), first.shape().end())) {
+      const detail::ErrorContext context{std::string(operation), pattern, x.shape(), lengths, true};
+      context.fail("All input tensors must have the same shape and dtype: " + detail::format_shape(first.shape()) +
+                   " " + std::string(dtype_name(first.dtype())) + " vs " + detail::format_shape(x.shape()) + " " +
+                   std::string(dtype_name(x.dtype())));
+    }
+  Shape shape{static_cast<std::int64_t>(xs.size())};
+  shape.insert(shape.end(), first.shape().begin(), first.shape().end());
+  AnyTensor stacked(first.dtype(), shape);
+  const std::int64_t slice = first.size();
+  const std::size_t element = dtype_size(first.dtype());
+  const Shape slice_strides = detail::row_major_strides(first.shape());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    detail::Walk walk;
+    for (std::size_t d = 0; d < first.rank(); ++d) walk.push_output(first.shape()[d], xs[i].strides()[d], slice_strides[d]);
+    walk.merge();
+    detail::copy_strided(element, xs[i].data(),
+                         static_cast<char*>(stacked.data()) + static_cast<std::size_t>(slice) * element * i, walk);
+  }
+  return stacked;
+}
+
+/// The dtype of the result of `plan` applied to `input`.
+DType result_dtype(const Plan& plan, DType input) {
+  if (plan.reduced_axes.empty() || !plan.reduction) return input;
+  return reduction_result_dtype(*plan.reduction, input);
+}
+
+void check_mean_dtype(const Plan& plan, const AnyTensor& x, const AxisLengths& lengths) {
+  if (plan.reduction == Reduction::mean && !plan.reduced_axes.empty() && !is_floating(x.dtype())) {
+    const detail::ErrorContext context{"mean", plan.pattern, x.shape(), lengths};
+    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype())) +
+                 ")");
+  }
+}
+
+/// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
+void execute(const Plan& plan, const AnyTensor& x, const AnyTensor& out) {
+  const bool contiguous = x.is_contiguous() && out.is_contiguous();
+  const detail::Walk walk = contiguous ? plan.contiguous_walk : detail::make_walk(plan, x.strides(), out.strides());
+  if (plan.reduced_axes.empty() || !plan.reduction)
+    detail::copy_strided(dtype_size(x.dtype()), x.data(), out.data(), walk);
+  else
+    detail::reduce_strided(x.dtype(), *plan.reduction, x.data(), out.data(), walk);
+}
+
+/// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
+AnyTensor apply(const Plan& plan, const AnyTensor& x, const AxisLengths& lengths) {
+  check_mean_dtype(plan, x, lengths);
+  if (auto strides = detail::view_strides(plan, x.strides()))
+    return AnyTensor(x.dtype(), x.storage(), x.data(), plan.output_shape, std::move(*strides));
+  AnyTensor out(result_dtype(plan, x.dtype()), plan.output_shape);
+  execute(plan, x, out);
+  return out;
+}
+
+void apply_into(const Plan& plan, const AnyTensor& x, const AnyTensor& out, const AxisLengths& lengths,
+                std::string_view label) {
+  check_mean_dtype(plan, x, lengths);
+  const DType expected = result_dtype(plan, x.dtype());
+  const auto out_shape = out.shape();
+  if (out.dtype() != expected ||
+      !std::equal(out_shape.begin(), out_shape.end(), plan.output_shape.begin(), plan.output_shape.end())) {
+    const detail::ErrorContext context{std::string(label), plan.pattern, x.shape(), lengths};
+    context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype())) +
+                 ", the result is " + detail::format_shape(plan.output_shape) + " " +
+                 std::string(dtype_name(expected)));
+  }
+  execute(plan, x, out);
+}
+
+std::optional<std::string_view> reduction_argument(std::string_view reduction) { return reduction; }
+
+}  // namespace
+
+AnyTensor rearrange(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape(), lengths), x, lengths);
+}
+AnyTensor rearrange(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths) {
+  return rearrange(stack(xs, "rearrange", pattern, lengths), pattern, lengths);
+}
+
+AnyTensor repeat(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape(), lengths), x, lengths);
+}
+AnyTensor repeat(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths) {
+  return repeat(stack(xs, "repeat", pattern, lengths), pattern, lengths);
+}
+
+AnyTensor reduce(const AnyTensor& x, std::string_view pattern, std::string_view reduction,
+                 const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::reduce, reduction_argument(reduction), pattern, x.shape(), lengths), x, lengths);
+}
+AnyTensor reduce(const AnyTensor& x, std::string_view pattern, Reduction reduction, const AxisLengths& lengths) {
+  return reduce(x, pattern, reduction_name(reduction), lengths);
+}
+AnyTensor reduce(std::span<const AnyTensor> xs, std::string_view pattern, std::string_view reduction,
+                 const AxisLengths& lengths) {
+  return reduce(stack(xs, reduction, pattern, lengths), pattern, reduction, lengths);
+}
+
+void rearrange_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths) {
+  apply_into(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape(), lengths), x, out, lengths, "rearrange");
+}
+void repeat_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths) {
+  apply_into(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape(), lengths), x, out, lengths, "repeat");
+}
+void reduce_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, std::string_view reduction,
+                 const AxisLengths& lengths) {
+  apply_into(*get_plan(Operation::reduce, reduction_argument(reduction), pattern, x.shape(), lengths), x, out,
+             lengths, reduction);
+}
+
+}  // namespace einops

@@ -1,0 +1,39 @@
+#include "pattern_cache.hpp"
+
+#include <functional>
+#include <string>
+
+#include "bounded_cache.hpp"
+
+namespace einops::detail {
+namespace {
+
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+struct TextEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+constexpr std::size_t kPatternCacheCapacity = 512;
+
+auto& arrow_cache() {
+  static BoundedCache<std::string, std::shared_ptr<const ArrowPattern>, TextHash, TextEqual> cache(
+      kPatternCacheCapacity);
+  return cache;
+}
+
+}  // namespace
+
+std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern, const ErrorContext& context) {
+  if (auto hit = arrow_cache().find(pattern)) return *hit;
+  ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
+  if (!parsed.ok()) context.fail_syntax(parsed.error);
+  auto shared = std::make_shared<const ArrowPattern>(std::move(parsed.value));
+  arrow_cache().insert(std::string(pattern), shared);
+  return shared;
+}
+
+}  // namespace einops::detail

@@ -1,0 +1,472 @@
+// Pattern + shape + axis lengths -> Plan, following einops' _prepare_transformation_recipe and
+// _reconstruct_from_shape, with every product checked for overflow. See plan.hpp.
+#include "einops/plan.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "bounded_cache.hpp"
+#include "error_context.hpp"
+#include "pattern_cache.hpp"
+
+namespace einops {
+namespace {
+
+using detail::ErrorContext;
+
+constexpr std::int64_t kUnknown = -1;
+
+/// One elementary axis while the plan is being built.
+struct AxisEntry {
+  std::string name;          // display name: "h2", "3", "...0"
+  bool named = false;        // a named axis (can be given a length, matched across sides)
+  std::int64_t length = kUnknown;
+  bool given = false;        // length given by the caller
+};
+
+bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
+
+std::string set_repr(const std::vector<std::string>& names) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out + "}";
+}
+
+/// Names (and "..." for the ellipsis) of one expression, in order; anonymous axes are never
+/// shared between sides, so they are listed separately.
+struct Identifiers {
+  std::vector<std::string> named;  // includes "..." when present
+  std::vector<std::string> anonymous;
+
+  explicit Identifiers(const Expression& expression) {
+    for (const Group& group : expression.groups)
+      for (const Axis& axis : group.axes) {
+        if (axis.kind == AxisKind::anonymous) anonymous.push_back(axis.name + "-axis");
+        else named.push_back(axis.name);
+      }
+  }
+  bool contains(std::string_view name) const { return std::find(named.begin(), named.end(), name) != named.end(); }
+  /// Names here and not in `other`, then every anonymous axis here.
+  std::vector<std::string> minus(const Identifiers& other) const {
+    std::vector<std::string> out;
+    for (const std::string& name : named)
+      if (!other.contains(name)) out.push_back(name);
+    out.insert(out.end(), anonymous.begin(), anonymous.end());
+    return out;
+  }
+};
+
+/// The shape-free checks of einops (which identifiers may appear on which side).
+void check_sides(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
+                 const AxisLengths& lengths) {
+  const Expression& left = pattern.left;
+  const Expression& right = pattern.right;
+  if (!left.has_ellipsis && right.has_ellipsis)
+    context.fail("Ellipsis found in right side, but not left side of a pattern");
+  if (left.has_ellipsis && left.ellipsis_parenthesized)
+    context.fail("Ellipsis inside parenthesis in the left side is not allowed");
+  const Identifiers left_ids(left), right_ids(right);
+  switch (operation) {
+    case Operation::rearrange: {
+      if (left.has_non_unitary_anonymous || right.has_non_unitary_anonymous)
+        context.fail("Non-unitary anonymous axes are not supported in rearrange (exception is length 1)");
+      std::vector<std::string> difference = left_ids.minus(right_ids);
+      for (const std::string& name : right_ids.minus(left_ids)) difference.push_back(name);
+      if (!difference.empty())
+        context.fail("Identifiers only on one side of expression (should be on both): " + set_repr(difference));
+      break;
+    }
+    case Operation::repeat: {
+      if (auto difference = left_ids.minus(right_ids); !difference.empty())
+        context.fail("Unexpected identifiers on the left side of repeat: " + set_repr(difference));
+      std::vector<std::string> without_size;
+      for (const std::string& name : right_ids.named) {
+        if (left_ids.contains(name)) continue;
+        const auto entries = lengths.entries();
+        if (std::none_of(entries.begin(), entries.end(), [&](const auto& entry) { return entry.first == name; }))
+          without_size.push_back(name);
+      }
+      if (!without_size.empty()) context.fail("Specify sizes for new axes in repeat: " + set_repr(without_size));
+      break;
+    }
+    case Operation::reduce: {
+      if (auto difference = right_ids.minus(left_ids); !difference.empty())
+        context.fail("Unexpected identifiers on the right side of reduce " + context.operation_label + ": " +
+                     set_repr(difference));
+      break;
+    }
+  }
+}
+
+std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
+                                       const ErrorContext& context, const ArrowPattern& pattern,
+                                       std::span<const std::int64_t> shape, const AxisLengths& lengths) {
+  check_sides(context, operation, pattern, lengths);
+  const Expression& left = pattern.left;
+  const Expression& right = pattern.right;
+  const auto ndim = static_cast<std::int64_t>(shape.size());
+
+  // Ellipsis expansion.
+  std::int64_t ellipsis_dims = 0;
+  if (left.has_ellipsis) {
+    const auto others = static_cast<std::int64_t>(left.groups.size()) - 1;
+    if (ndim < others)
+      context.fail("Wrong shape: expected >=" + std::to_string(others) + " dims. Received " + std::to_string(ndim) +
+                   "-dim tensor.");
+    ellipsis_dims = ndim - others;
+  } else if (ndim != static_cast<std::int64_t>(left.groups.size())) {
+    context.fail("Wrong shape: expected " + std::to_string(left.groups.size()) + " dims. Received " +
+                 std::to_string(ndim) + "-dim tensor.");
+  }
+  for (std::int64_t length : shape)
+    if (length < 0) context.fail("Input shape has a negative length");
+
+  auto plan = std::make_shared<Plan>();
+  plan->operation = operation;
+  plan->reduction = reduction;
+  plan->pattern = context.pattern;
+  plan->input_shape.assign(shape.begin(), shape.end());
+
+  // Input axes in input order, then right-only (added) axes.
+  std::vector<AxisEntry> axes;
+  std::vector<std::vector<int>> input_groups;  // input axes of each input dimension
+  const auto ellipsis_name = [](std::int64_t i) { return "..." + std::to_string(i); };
+  for (const Group& group : left.groups) {
+    if (group.is_bare_ellipsis()) {
+      for (std::int64_t i = 0; i < ellipsis_dims; ++i) {
+        input_groups.push_back({static_cast<int>(axes.size())});
+        axes.push_back({ellipsis_name(i), true, kUnknown, false});  // "...0" can never be a user name
+      }
+      continue;
+    }
+    std::vector<int> members;
+    for (const Axis& axis : group.axes) {
+      members.push_back(static_cast<int>(axes.size()));
+      if (axis.kind == AxisKind::anonymous) axes.push_back({axis.name, false, axis.length, false});
+      else axes.push_back({axis.name, true, kUnknown, false});
+    }
+    input_groups.push_back(std::move(members));
+  }
+  const auto input_axis_count = static_cast<int>(axes.size());
+  const auto find_named = [&](std::string_view name, int limit) -> int {
+    for (int i = 0; i < limit; ++i)
+      if (axes[static_cast<std::size_t>(i)].named && axes[static_cast<std::size_t>(i)].name == name) return i;
+    return -1;
+  };
+
+  // Output axes per output dimension, as indices into `axes` (added axes appended there).
+  std::vector<std::vector<int>> output_groups;
+  for (const Group& group : right.groups) {
+    if (group.is_bare_ellipsis()) {
+      for (std::int64_t i = 0; i < ellipsis_dims; ++i)
+        output_groups.push_back({find_named(ellipsis_name(i), input_axis_count)});
+      continue;
+    }
+    std::vector<int> members;
+    for (const Axis& axis : group.axes) {
+      if (axis.kind == AxisKind::ellipsis) {
+        for (std::int64_t i = 0; i < ellipsis_dims; ++i) members.push_back(find_named(ellipsis_name(i), input_axis_count));
+      } else if (axis.kind == AxisKind::anonymous) {
+        members.push_back(static_cast<int>(axes.size()));
+        axes.push_back({axis.name, false, axis.length, false});
+      } else if (int found = find_named(axis.name, input_axis_count); found >= 0) {
+        members.push_back(found);
+      } else {
+        members.push_back(static_cast<int>(axes.size()));
+        axes.push_back({axis.name, true, kUnknown, false});
+      }
+    }
+    output_groups.push_back(std::move(members));
+  }
+  if (axes.size() > static_cast<std::size_t>(detail::kMaxRank))
+    context.fail("Too many axes: " + std::to_string(axes.size()) + " elementary axes, the limit is " +
+                 std::to_string(detail::kMaxRank));
+
+  // Lengths given by the caller.
+  for (const auto& [name, length] : lengths.entries()) {
+    if (!is_valid_axis_name(name)) context.fail("Invalid name for an axis: '" + name + "'");
+    int index = -1;
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      if (axes[i].named && axes[i].name == name) index = static_cast<int>(i);
+    if (index < 0) context.fail("Axis " + name + " is not used in transform");
+    AxisEntry& entry = axes[static_cast<std::size_t>(index)];
+    if (entry.given) context.fail("Axis " + name + " is given a length twice");
+    if (length < 0) context.fail("Axis " + name + " is given a negative length (" + std::to_string(length) + ")");
+    entry.given = true;
+    entry.length = length;
+  }
+
+  // At most one unknown per input dimension (checked before looking at lengths, as einops does).
+  for (const auto& members : input_groups) {
+    std::vector<std::string> unknown;
+    for (int index : members)
+      if (axes[static_cast<std::size_t>(index)].length == kUnknown) unknown.push_back(axes[static_cast<std::size_t>(index)].name);
+    if (unknown.size() > 1) context.fail("Could not infer sizes for " + set_repr(unknown));
+  }
+
+  // Infer and verify lengths against the shape.
+  for (std::size_t dim = 0; dim < input_groups.size(); ++dim) {
+    const std::int64_t length = shape[dim];
+    const auto& members = input_groups[dim];
+    std::int64_t known_product = 1;
+    AxisEntry* unknown = nullptr;
+    for (int index : members) {
+      AxisEntry& entry = axes[static_cast<std::size_t>(index)];
+      if (entry.length == kUnknown) {
+        unknown = &entry;
+      } else if (!checked_multiply(known_product, entry.length, known_product)) {
+        context.fail("Axis lengths in dimension " + std::to_string(dim) + " overflow int64");
+      }
+    }
+    if (unknown == nullptr) {
+      if (length != known_product)
+        context.fail("Shape mismatch, " + std::to_string(length) + " != " + std::to_string(known_product));
+      continue;
+    }
+    if (known_product == 0)
+      context.fail("Shape mismatch, can't divide axis of length " + std::to_string(length) +
+                   " in chunks of 0 (division by zero)");
+    if (length % known_product != 0)
+      context.fail("Shape mismatch, can't divide axis of length " + std::to_string(length) + " in chunks of " +
+                   std::to_string(known_product));
+    unknown->length = length / known_product;
+  }
+
+  // Record the plan.
+  for (std::size_t dim = 0; dim < input_groups.size(); ++dim)
+    for (int index : input_groups[dim]) {
+      plan->input_axis_names.push_back(axes[static_cast<std::size_t>(index)].name);
+      plan->input_axis_lengths.push_back(axes[static_cast<std::size_t>(index)].length);
+      plan->input_axis_dim.push_back(static_cast<int>(dim));
+    }
+  std::vector<bool> kept(static_cast<std::size_t>(input_axis_count), false);
+  plan->output_size = 1;
+  for (std::size_t dim = 0; dim < output_groups.size(); ++dim) {
+    std::int64_t product = 1;
+    for (int index : output_groups[dim]) {
+      const AxisEntry& entry = axes[static_cast<std::size_t>(index)];
+      plan->output_axis_names.push_back(entry.name);
+      plan->output_axis_lengths.push_back(entry.length);
+      plan->output_axis_source.push_back(index < input_axis_count ? index : -1);
+      plan->output_axis_dim.push_back(static_cast<int>(dim));
+      if (index < input_axis_count) {
+        kept[static_cast<std::size_t>(index)] = true;
+        plan->permutation.push_back(index);
+      }
+      if (!checked_multiply(product, entry.length, product))
+        context.fail("Output dimension " + std::to_string(dim) + " has more elements than int64 can count");
+    }
+    plan->output_shape.push_back(product);
+    if (!checked_multiply(plan->output_size, product, plan->output_size))
+      context.fail("Output has more elements than int64 can count");
+  }
+  for (int index = 0; index < input_axis_count; ++index)
+    if (!kept[static_cast<std::size_t>(index)]) {
+      plan->reduced_axes.push_back(index);
+      plan->permutation.push_back(index);
+      plan->reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded by the input size
+    }
+  if (!plan->reduced_axes.empty() && plan->reduced_count == 0 && reduction &&
+      (*reduction == Reduction::min || *reduction == Reduction::max))
+    context.fail("zero-size array to reduction operation " +
+                 std::string(*reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
+
+  const Shape input_strides = detail::row_major_strides(plan->input_shape);
+  const Shape output_strides = detail::row_major_strides(plan->output_shape);
+  plan->contiguous_walk = detail::make_walk(*plan, input_strides, output_strides);
+  return plan;
+}
+
+// ---- the plan cache -------------------------------------------------------------------------
+
+struct PlanKeyView {
+  Operation operation;
+  std::string_view reduction;
+  std::string_view pattern;
+  std::span<const std::int64_t> shape;
+  std::span<const AxisLengths::Entry> lengths;
+};
+
+struct PlanKey {
+  Operation operation;
+  std::string reduction;
+  std::string pattern;
+  Shape shape;
+  std::vector<AxisLengths::Entry> lengths;
+  PlanKeyView view() const { return {operation, reduction, pattern, shape, lengths}; }
+};
+
+struct PlanKeyHash {
+  using is_transparent = void;
+  std::size_t operator()(const PlanKeyView& key) const {
+    std::size_t h = std::hash<std::string_view>{}(key.pattern);
+    const auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    mix(static_cast<std::size_t>(key.operation));
+    mix(std::hash<std::string_view>{}(key.reduction));
+    for (std::int64_t length : key.shape) mix(static_cast<std::size_t>(length));
+    for (const auto& [name, length] : key.lengths) {
+      mix(std::hash<std::string_view>{}(name));
+      mix(static_cast<std::size_t>(length));
+    }
+    return h;
+  }
+  std::size_t operator()(const PlanKey& key) const { return (*this)(key.view()); }
+};
+
+struct PlanKeyEqual {
+  using is_transparent = void;
+  bool operator()(const PlanKeyView& a, const PlanKeyView& b) const {
+    return a.operation == b.operation && a.reduction == b.reduction && a.pattern == b.pattern &&
+           std::equal(a.shape.begin(), a.shape.end(), b.shape.begin(), b.shape.end()) &&
+           std::equal(a.lengths.begin(), a.lengths.end(), b.lengths.begin(), b.lengths.end());
+  }
+  bool operator()(const PlanKey& a, const PlanKeyView& b) const { return (*this)(a.view(), b); }
+  bool operator()(const PlanKeyView& a, const PlanKey& b) const { return (*this)(a, b.view()); }
+  bool operator()(const PlanKey& a, const PlanKey& b) const { return (*this)(a.view(), b.view()); }
+};
+
+constexpr std::size_t kPlanCacheCapacity = 1024;
+
+auto& plan_cache() {
+  static detail::BoundedCache<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash, PlanKeyEqual> cache(
+      kPlanCacheCapacity);
+  return cache;
+}
+
+/// Resolves reduce()'s reduction name: "rearrange"/"repeat" turn reduce into that operation.
+Operation effective_operation(Operation operation, std::optional<std::string_view> reduction) {
+  if (operation == Operation::reduce && reduction) {
+    if (*reduction == "rearrange") return Operation::rearrange;
+    if (*reduction == "repeat") return Operation::repeat;
+  }
+  return operation;
+}
+
+}  // namespace
+
+std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern) {
+  for (Reduction r : {Reduction::min, Reduction::max, Reduction::sum, Reduction::mean, Reduction::prod,
+                      Reduction::any, Reduction::all})
+    if (reduction_name(r) == name) return r;
+  if (name == "rearrange" || name == "repeat") return std::nullopt;
+  throw EinopsError("Error while processing " + std::string(name) + "-reduction pattern \"" + std::string(pattern) +
+                    "\".\n Unknown reduction " + std::string(name) +
+                    ". Expect one of min, max, sum, mean, prod, any, all (or rearrange, repeat).");
+}
+
+std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
+                                      std::string_view pattern, std::span<const std::int64_t> shape,
+                                      const AxisLengths& lengths) {
+  const std::string label = operation == Operation::reduce ? std::string(reduction.value_or("callable"))
+                                                           : std::string(operation_name(operation));
+  const ErrorContext context{label, pattern, shape, lengths};
+  std::optional<Reduction> named;
+  if (operation == Operation::reduce && reduction) named = parse_reduction(*reduction, pattern);
+  const Operation effective = effective_operation(operation, reduction);
+  const std::shared_ptr<const ArrowPattern> parsed = detail::parse_arrow_cached(pattern, context);
+  return build_plan(effective, named, context, *parsed, shape, lengths);
+}
+
+std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
+                                     std::string_view pattern, std::span<const std::int64_t> shape,
+                                     const AxisLengths& lengths) {
+  const std::string_view reduction_key =
+      operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
+  const PlanKeyView key{operation, reduction_key, pattern, shape, lengths.entries()};
+  if (auto hit = plan_cache().find(key)) return *hit;
+  std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern, shape, lengths);
+  plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
+                              Shape(shape.begin(), shape.end()),
+                              std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
+                      plan);
+  return plan;
+}
+
+namespace detail {
+
+/// Strides of each input axis, derived from the strides of the input dimensions.
+static void input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
+                               std::array<std::int64_t, kMaxRank>& out) {
+  std::int64_t step = 0;
+  int current_dim = -1;
+  for (std::size_t i = plan.input_axis_dim.size(); i-- > 0;) {
+    const int dim = plan.input_axis_dim[i];
+    if (dim != current_dim) {
+      current_dim = dim;
+      step = input_strides[static_cast<std::size_t>(dim)];
+    }
+    out[i] = step;
+    step *= plan.input_axis_lengths[i];
+  }
+}
+
+Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
+               std::span<const std::int64_t> output_strides) {
+  std::array<std::int64_t, kMaxRank> axis_stride{};
+  input_axis_strides(plan, input_strides, axis_stride);
+  std::array<std::int64_t, kMaxRank> out_axis_stride{};
+  {
+    std::int64_t step = 0;
+    int current_dim = -1;
+    for (std::size_t i = plan.output_axis_dim.size(); i-- > 0;) {
+      const int dim = plan.output_axis_dim[i];
+      if (dim != current_dim) {
+        current_dim = dim;
+        step = output_strides[static_cast<std::size_t>(dim)];
+      }
+      out_axis_stride[i] = step;
+      step *= plan.output_axis_lengths[i];
+    }
+  }
+  Walk walk;
+  for (std::size_t i = 0; i < plan.output_axis_source.size(); ++i) {
+    const int source = plan.output_axis_source[i];
+    walk.push_output(plan.output_axis_lengths[i], source >= 0 ? axis_stride[static_cast<std::size_t>(source)] : 0,
+                     out_axis_stride[i]);
+  }
+  for (int index : plan.reduced_axes)
+    walk.push_reduced(plan.input_axis_lengths[static_cast<std::size_t>(index)],
+                      axis_stride[static_cast<std::size_t>(index)]);
+  walk.merge();
+  return walk;
+}
+
+std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
+  if (!plan.is_pure_view_candidate()) return std::nullopt;
+  if (plan.output_size == 0) return row_major_strides(plan.output_shape);
+  std::array<std::int64_t, kMaxRank> axis_stride{};
+  input_axis_strides(plan, input_strides, axis_stride);
+  Shape strides(plan.output_shape.size(), 0);
+  std::size_t i = plan.output_axis_source.size();
+  for (std::size_t dim = plan.output_shape.size(); dim-- > 0;) {
+    // Walk this dimension's axes from the innermost: each non-unit axis must continue the previous.
+    bool have_inner = false;
+    std::int64_t expected = 0;
+    std::int64_t stride = 1;
+    while (i > 0 && plan.output_axis_dim[i - 1] == static_cast<int>(dim)) {
+      --i;
+      const std::int64_t length = plan.output_axis_lengths[i];
+      if (length == 1) continue;
+      const std::int64_t s = axis_stride[static_cast<std::size_t>(plan.output_axis_source[i])];
+      if (!have_inner) {
+        stride = s;
+        have_inner = true;
+      } else if (s != expected) {
+        return std::nullopt;
+      }
+      expected = s * length;
+    }
+    strides[dim] = stride;
+  }
+  return strides;
+}
+
+std::size_t plan_cache_size() { return plan_cache().size(); }
+std::size_t plan_cache_capacity() { return plan_cache().capacity(); }
+void clear_plan_cache() { plan_cache().clear(); }
+
+}  // namespace detail
+}  // namespace einops

@@ -38,7 +38,7 @@ namespace {
 std::string header(const ErrorContext& context) {
   std::string message = "Error while processing " + context.operation_label + "-reduction pattern \"" +
                         std::string(context.pattern) + "\".\n";
-  message += context.list_input ? " Input is a list of tensors, stacked to shape " : " Input tensor shape: ";
+  message += context.list_input ? " Input is a list of tensors; the first has shape " : " Input tensor shape: ";
   message += format_shape(context.shape) + ".";
   if (!context.lengths.empty()) {
     message += " Additional info: {";

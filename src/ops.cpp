@@ -19,9 +19,10 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
   for (const AnyTensor& x : xs)
     if (x.dtype() != first.dtype() ||
         !std::equal(x.shape().begin(), x.shape().end(), first.shape().begin(), first.shape().end())) {
-      const detail::ErrorContext context{std::string(operation), pattern, x.shape(), lengths, true};
-      context.fail("All input tensors must have the same shape and dtype: " + detail::format_shape(first.shape()) +
-                   " " + std::string(dtype_name(first.dtype())) + " vs " + detail::format_shape(x.shape()) + " " +
+      const detail::ErrorContext context{std::string(operation), pattern, first.shape(), lengths, true};
+      context.fail("All input tensors must have the same shape and dtype: tensor 0 is " +
+                   detail::format_shape(first.shape()) + " " + std::string(dtype_name(first.dtype())) + ", tensor " +
+                   std::to_string(&x - xs.data()) + " is " + detail::format_shape(x.shape()) + " " +
                    std::string(dtype_name(x.dtype())));
     }
   Shape shape{static_cast<std::int64_t>(xs.size())};

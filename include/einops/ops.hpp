@@ -4,6 +4,7 @@
 // thin forwarders, so user translation units stay quick to compile.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -112,15 +113,32 @@ auto reduce(const TensorView<T>& x, std::string_view pattern, F&& f, const AxisL
   const Shape out_strides(out.strides().begin(), out.strides().end());
   const detail::Walk walk = detail::make_walk(*plan, x.strides(), out_strides);
   if (walk.output_count() == 0) return out;
+  // The merged walk orders reduced dimensions by stride (memory order); a callable may care about
+  // order, so each group is gathered over the reduced axes in input order, unmerged.
+  std::array<std::int64_t, detail::kMaxRank> axis_stride{};
+  std::int64_t axis_step = 0;
+  int current_dim = -1;
+  for (std::size_t i = plan->input_axis_dim.size(); i-- > 0;) {  // innermost axis of each dimension first
+    if (plan->input_axis_dim[i] != current_dim) {
+      current_dim = plan->input_axis_dim[i];
+      axis_step = x.strides()[static_cast<std::size_t>(current_dim)];
+    }
+    axis_stride[i] = axis_step;
+    axis_step *= plan->input_axis_lengths[i];
+  }
+  detail::Walk in_order;
+  for (int index : plan->reduced_axes)
+    in_order.push_reduced(plan->input_axis_lengths[static_cast<std::size_t>(index)],
+                          axis_stride[static_cast<std::size_t>(index)]);
   std::vector<Value> group(static_cast<std::size_t>(walk.reduced_count()));
   const auto reduce_at = [&](const Value* base, Result* target) {
     std::size_t filled = 0;
     if (!group.empty()) {
-      const int inner = walk.reduced_rank - 1;
-      detail::for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
-                           [&](std::int64_t offset, std::int64_t) {
-                             const std::int64_t length = inner >= 0 ? walk.reduced_extent[inner] : 1;
-                             const std::int64_t step = inner >= 0 ? walk.reduced_stride[inner] : 0;
+      const int inner = in_order.reduced_rank - 1;
+      detail::for_each_run(in_order.reduced_rank, in_order.reduced_extent, in_order.reduced_stride,
+                           in_order.reduced_stride, [&](std::int64_t offset, std::int64_t) {
+                             const std::int64_t length = inner >= 0 ? in_order.reduced_extent[inner] : 1;
+                             const std::int64_t step = inner >= 0 ? in_order.reduced_stride[inner] : 0;
                              for (std::int64_t i = 0; i < length; ++i) group[filled++] = base[offset + i * step];
                            });
     }

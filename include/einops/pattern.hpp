@@ -246,7 +246,9 @@ struct ExpressionBuilder {
     return false;
   }
 
-  constexpr void append(Axis axis) {
+  // Takes an rvalue reference: GCC 12 rejects moving from a by-value std::string parameter in
+  // constant evaluation.
+  constexpr void append(Axis&& axis) {
     if (open_group != nullptr) {
       bracket.axes.push_back(static_cast<Axis&&>(axis));
     } else {
@@ -272,9 +274,12 @@ struct ExpressionBuilder {
     }
     if (is_number(token)) {
       std::int64_t value = 0;
+      constexpr std::int64_t limit = std::int64_t{1} << 62;
       for (char c : token) {
-        value = value * 10 + (c - '0');
-        if (value > (std::int64_t{1} << 62))
+        // Checked before multiplying, so value * 10 never overflows.
+        if (value > limit / 10) value = limit + 1;
+        else value = value * 10 + (c - '0');
+        if (value > limit)
           return make_error(PatternErrorKind::anonymous_too_large, "Anonymous axis length is too large", position,
                             token.size());
       }

@@ -1,0 +1,26 @@
+#include "quirks.hpp"
+
+#include <string>
+#include <vector>
+
+namespace conformance {
+namespace {
+
+// None today for rearrange/reduce/repeat: on every quirk einops has there, we match einops.
+// Add entries here (with the reason) when an operation deliberately departs from einops.
+const std::vector<Quirk>& quirk_table() {
+  static const std::vector<Quirk> table = {};
+  return table;
+}
+
+}  // namespace
+
+const Quirk* find_quirk(const Case& c) {
+  const std::string note = c.note();
+  if (note.find("quirk") == std::string::npos) return nullptr;
+  for (const Quirk& quirk : quirk_table())
+    if (quirk.op == c.op && note.find(quirk.note_phrase) != std::string::npos) return &quirk;
+  return nullptr;
+}
+
+}  // namespace conformance

@@ -220,7 +220,7 @@ constexpr bool is_identifier(std::string_view token) {
 /// axis-name-rule: an identifier that neither starts nor ends with `_` (a lone `_` only where allowed).
 /// Returns the reason a name is refused, or nullptr.
 constexpr const char* axis_name_problem(std::string_view name, bool allow_underscore) {
-  if (!is_identifier(name)) return "Invalid axis identifier: not a valid python identifier";
+  if (name.empty() || !is_identifier(name)) return "Invalid axis identifier: not a valid python identifier";
   if (name.front() == '_' || name.back() == '_') {
     if (allow_underscore && name == "_") return nullptr;
     return "Invalid axis identifier: axis name should not start or end with underscore";

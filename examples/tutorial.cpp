@@ -81,8 +81,46 @@ int main() {
     ++failures;
   }
 
+  // pack and unpack: tensors of different ranks in one, and back (the parts are views)
+  Tensor<float> rgb = Tensor<float>::arange({6, 96, 96, 3}), depth({6, 96, 96}), masks({6, 96, 96, 2});
+  auto [packed, packed_shapes] = pack({rgb, depth, masks}, "b h w *");
+  expect_shape("pack", packed, {6, 96, 96, 6});
+  if (packed_shapes != std::vector<Shape>{{3}, {}, {2}}) {
+    std::cerr << "pack: wrong packed shapes\n";
+    ++failures;
+  }
+  std::vector<Tensor<float>> parts = unpack(packed, packed_shapes, "b h w *");
+  expect_shape("unpack", parts[2], {6, 96, 96, 2});
+  if (parts[0].to_vector() != rgb.to_vector() || !parts[0].shares_storage_with(packed)) {
+    std::cerr << "unpack: the first part should be a view holding rgb\n";
+    ++failures;
+  }
+
+  // parse_shape: lengths by name, usable as axis lengths
+  ParsedShape dims = parse_shape(ims, "b h w _");
+  if (dims["h"] != 96 || dims.size() != 3) {
+    std::cerr << "parse_shape: wrong lengths\n";
+    ++failures;
+  }
+  Tensor<float> flat = rearrange(ims, "b h w c -> b (h w c)");
+  t = rearrange(flat, "b (h w c) -> b h w c", dims);
+  expect_shape("parse_shape lengths", t, {6, 96, 96, 3});
+
+  // einsum: names of any length, tensors first and the pattern last
+  Tensor<float> queries = Tensor<float>::arange({2, 4, 16, 8}), keys = Tensor<float>::arange({2, 4, 32, 8});
+  Tensor<float> scores = einsum(queries, keys, "batch head q d, batch head k d -> batch head q k");
+  expect_shape("attention scores", scores, {2, 4, 16, 32});
+  Tensor<float> square = Tensor<float>::arange({3, 3});
+  Tensor<float> trace = einsum(square, "i i ->");  // repeated names: a diagonal, summed
+  if (trace.to_vector() != std::vector<float>{12.0f}) {
+    std::cerr << "einsum: wrong trace\n";
+    ++failures;
+  }
+  t = einsum(ims, mean_image, "b h w c, h w c -> b c");  // names missing on the right are summed
+  expect_shape("einsum sum", t, {6, 3});
+
   try {
-    rearrange(ims, "b h w c -> b (h w) c2");
+    rearrange(ims, runtime("b h w c -> b (h w) c2"));  // as a literal, this would not compile
     std::cerr << "error: expected an EinopsError\n";
     ++failures;
   } catch (const EinopsError& e) {

@@ -24,16 +24,29 @@ std::string caret_line(std::string_view pattern, std::size_t position) {
 }
 
 std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
-  std::int64_t count = 1;
+  // The product of the non-zero lengths must fit, not only the element count: then no partial
+  // product, in any order, overflows (sizes, row-major strides), even for an empty tensor.
+  std::int64_t nonzero_product = 1;
+  bool empty = false;
   for (std::int64_t length : shape) {
     if (length < 0) throw EinopsError("Tensor shape " + format_shape(shape) + " has a negative length");
-    if (__builtin_mul_overflow(count, length, &count))
-      throw EinopsError("Tensor shape " + format_shape(shape) + " has more elements than int64 can count");
+    if (length == 0) empty = true;
+    else if (__builtin_mul_overflow(nonzero_product, length, &nonzero_product))
+      throw EinopsError("Tensor shape " + format_shape(shape) + " has more elements than int64 can count" +
+                        (empty ? " (the product of its non-zero lengths)" : ""));
   }
-  return count;
+  return empty ? 0 : nonzero_product;
 }
 
 namespace {
+
+/// The pattern with control characters shown as '?', so the caret line stays aligned.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  return out;
+}
 
 std::string header(const ErrorContext& context) {
   std::string message = "Error while processing " + context.operation_label + "-reduction pattern \"" +
@@ -52,14 +65,6 @@ std::string header(const ErrorContext& context) {
   return message + "\n ";
 }
 
-/// The pattern with control characters shown as '?', so the caret line stays aligned.
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  return out;
-}
-
 }  // namespace
 
 void ErrorContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
@@ -75,7 +80,7 @@ void ErrorContext::fail_syntax(const PatternError& error) const {
 }  // namespace detail
 
 AnyTensor::AnyTensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
-  const std::int64_t count = detail::checked_element_count(shape_);
+  const std::int64_t count = detail::checked_allocation_count(shape_, dtype_size(dtype));
   const std::size_t bytes = static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype);
   // Storage as 8-byte words so every element type is aligned; zero-filled like Tensor<T>.
   std::shared_ptr<std::uint64_t[]> owned(new std::uint64_t[(bytes + 7) / 8]());

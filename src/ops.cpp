@@ -4,6 +4,7 @@
 #include <string>
 
 #include "einops/detail/kernels.hpp"
+#include "kernels/buffer_cache.hpp"
 #include "error_context.hpp"
 
 namespace einops {
@@ -27,6 +28,14 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
     }
   Shape shape{static_cast<std::int64_t>(xs.size())};
   shape.insert(shape.end(), first.shape().begin(), first.shape().end());
+  if (shape.size() > static_cast<std::size_t>(detail::kMaxRank) ||
+      !detail::allocation_problem(shape, dtype_size(first.dtype())).empty()) {
+    const detail::ErrorContext context{std::string(operation), pattern, first.shape(), lengths, true};
+    if (shape.size() > static_cast<std::size_t>(detail::kMaxRank))
+      context.fail("The stacked list would have " + std::to_string(shape.size()) +
+                   " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
+    context.fail(detail::allocation_problem(shape, dtype_size(first.dtype())));
+  }
   AnyTensor stacked(first.dtype(), shape);
   const std::int64_t slice = first.size();
   const std::size_t element = dtype_size(first.dtype());
@@ -47,89 +56,110 @@ DType result_dtype(const Plan& plan, DType input) {
   return reduction_result_dtype(*plan.reduction, input);
 }
 
-void check_mean_dtype(const Plan& plan, const AnyTensor& x, const AxisLengths& lengths) {
-  if (plan.reduction == Reduction::mean && !plan.reduced_axes.empty() && !is_floating(x.dtype())) {
-    const detail::ErrorContext context{"mean", plan.pattern, x.shape(), lengths};
-    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype())) +
+using detail::TensorRef;
+
+void check_mean_dtype(const Plan& plan, TensorRef x, const AxisLengths& lengths) {
+  if (plan.reduction == Reduction::mean && !plan.reduced_axes.empty() && !is_floating(x.dtype)) {
+    const detail::ErrorContext context{"mean", plan.pattern, x.shape, lengths};
+    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype)) +
                  ")");
   }
 }
 
 /// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
-void execute(const Plan& plan, const AnyTensor& x, const AnyTensor& out) {
+void execute(const Plan& plan, TensorRef x, TensorRef out) {
+  // The plan's own walk serves contiguous tensors (the common case) without being copied.
+  detail::Walk strided;
   const bool contiguous = x.is_contiguous() && out.is_contiguous();
-  const detail::Walk walk = contiguous ? plan.contiguous_walk : detail::make_walk(plan, x.strides(), out.strides());
+  if (!contiguous) strided = detail::make_walk(plan, x.strides, out.strides);
+  const detail::Walk& walk = contiguous ? plan.contiguous_walk : strided;
   if (plan.reduced_axes.empty() || !plan.reduction)
-    detail::copy_strided(dtype_size(x.dtype()), x.data(), out.data(), walk);
+    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
   else
-    detail::reduce_strided(x.dtype(), *plan.reduction, x.data(), out.data(), walk);
+    detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
 }
 
+}  // namespace
+
+namespace detail {
+
+void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
+                       const AxisLengths& lengths) {
+  const std::string problem = allocation_problem(plan.output_shape, element_size);
+  if (problem.empty()) return;
+  const std::string label(plan.reduction ? reduction_name(*plan.reduction) : operation_name(plan.operation));
+  const ErrorContext context{label, plan.pattern, input_shape, lengths};
+  context.fail("The result is too large: " + problem);
+}
+
+}  // namespace detail
+
+namespace {
+
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
-AnyTensor apply(const Plan& plan, const AnyTensor& x, const AxisLengths& lengths) {
+AnyTensor apply(const Plan& plan, TensorRef x, const AxisLengths& lengths) {
   check_mean_dtype(plan, x, lengths);
-  if (auto strides = detail::view_strides(plan, x.strides()))
-    return AnyTensor(x.dtype(), x.storage(), x.data(), plan.output_shape, std::move(*strides));
-  AnyTensor out(result_dtype(plan, x.dtype()), plan.output_shape);
+  if (auto strides = detail::view_strides(plan, x.strides))
+    return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, plan.output_shape,
+                     std::move(*strides));
+  const DType dtype = result_dtype(plan, x.dtype);
+  detail::check_result_size(plan, dtype_size(dtype), x.shape, lengths);  // before allocating
+  // The kernels write every element: no zero fill, and large buffers come from the reuse cache.
+  AnyTensor out = detail::new_result(dtype, plan.output_shape);
   execute(plan, x, out);
   return out;
 }
 
-void apply_into(const Plan& plan, const AnyTensor& x, const AnyTensor& out, const AxisLengths& lengths,
-                std::string_view label) {
+void apply_into(const Plan& plan, TensorRef x, TensorRef out, const AxisLengths& lengths, std::string_view label) {
   check_mean_dtype(plan, x, lengths);
-  const DType expected = result_dtype(plan, x.dtype());
-  const auto out_shape = out.shape();
-  if (out.dtype() != expected ||
+  const DType expected = result_dtype(plan, x.dtype);
+  const auto out_shape = out.shape;
+  if (out.dtype != expected ||
       !std::equal(out_shape.begin(), out_shape.end(), plan.output_shape.begin(), plan.output_shape.end())) {
-    const detail::ErrorContext context{std::string(label), plan.pattern, x.shape(), lengths};
-    context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype())) +
+    const detail::ErrorContext context{std::string(label), plan.pattern, x.shape, lengths};
+    context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype)) +
                  ", the result is " + detail::format_shape(plan.output_shape) + " " +
                  std::string(dtype_name(expected)));
   }
   execute(plan, x, out);
 }
 
-std::optional<std::string_view> reduction_argument(std::string_view reduction) { return reduction; }
-
 }  // namespace
 
-AnyTensor rearrange(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths) {
-  return apply(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape(), lengths), x, lengths);
+namespace detail {
+
+AnyTensor rearrange(TensorRef x, PatternRef pattern, const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, lengths);
 }
-AnyTensor rearrange(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths) {
-  return rearrange(stack(xs, "rearrange", pattern, lengths), pattern, lengths);
+AnyTensor rearrange(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths) {
+  return rearrange(stack(xs, "rearrange", pattern.text, lengths), pattern, lengths);
 }
 
-AnyTensor repeat(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths) {
-  return apply(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape(), lengths), x, lengths);
+AnyTensor repeat(TensorRef x, PatternRef pattern, const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape, lengths), x, lengths);
 }
-AnyTensor repeat(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths) {
-  return repeat(stack(xs, "repeat", pattern, lengths), pattern, lengths);
+AnyTensor repeat(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths) {
+  return repeat(stack(xs, "repeat", pattern.text, lengths), pattern, lengths);
 }
 
-AnyTensor reduce(const AnyTensor& x, std::string_view pattern, std::string_view reduction,
+AnyTensor reduce(TensorRef x, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths) {
+  return apply(*get_plan(Operation::reduce, reduction, pattern, x.shape, lengths), x, lengths);
+}
+AnyTensor reduce(std::span<const AnyTensor> xs, PatternRef pattern, std::string_view reduction,
                  const AxisLengths& lengths) {
-  return apply(*get_plan(Operation::reduce, reduction_argument(reduction), pattern, x.shape(), lengths), x, lengths);
-}
-AnyTensor reduce(const AnyTensor& x, std::string_view pattern, Reduction reduction, const AxisLengths& lengths) {
-  return reduce(x, pattern, reduction_name(reduction), lengths);
-}
-AnyTensor reduce(std::span<const AnyTensor> xs, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths) {
-  return reduce(stack(xs, reduction, pattern, lengths), pattern, reduction, lengths);
+  return reduce(stack(xs, reduction, pattern.text, lengths), pattern, reduction, lengths);
 }
 
-void rearrange_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths) {
-  apply_into(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape(), lengths), x, out, lengths, "rearrange");
+void rearrange_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths) {
+  apply_into(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "rearrange");
 }
-void repeat_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths) {
-  apply_into(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape(), lengths), x, out, lengths, "repeat");
+void repeat_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths) {
+  apply_into(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "repeat");
 }
-void reduce_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, std::string_view reduction,
+void reduce_into(TensorRef x, TensorRef out, PatternRef pattern, std::string_view reduction,
                  const AxisLengths& lengths) {
-  apply_into(*get_plan(Operation::reduce, reduction_argument(reduction), pattern, x.shape(), lengths), x, out,
-             lengths, reduction);
+  apply_into(*get_plan(Operation::reduce, reduction, pattern, x.shape, lengths), x, out, lengths, reduction);
 }
 
+}  // namespace detail
 }  // namespace einops

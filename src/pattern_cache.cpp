@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bounded_cache.hpp"
+#include "einops/limits.hpp"
 
 namespace einops::detail {
 namespace {
@@ -32,8 +33,11 @@ std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern,
   ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
   if (!parsed.ok()) context.fail_syntax(parsed.error);
   auto shared = std::make_shared<const ArrowPattern>(std::move(parsed.value));
-  arrow_cache().insert(std::string(pattern), shared);
+  if (pattern.size() <= kMaxCachedPatternBytes) arrow_cache().insert(std::string(pattern), shared);
   return shared;
 }
+
+std::size_t pattern_cache_size() { return arrow_cache().size(); }
+std::size_t pattern_cache_capacity() { return arrow_cache().capacity(); }
 
 }  // namespace einops::detail

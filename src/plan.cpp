@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bounded_cache.hpp"
+#include "einops/limits.hpp"
 #include "error_context.hpp"
 #include "pattern_cache.hpp"
 
@@ -27,6 +28,12 @@ struct AxisEntry {
 
 bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return !__builtin_mul_overflow(a, b, &out);
+}
+
+/// a * b modulo 2^64. Strides of axes that are never walked (length 1, or in an empty tensor) may
+/// not fit in int64; every stride a kernel uses does (the view's extent was checked), and it is exact.
+std::int64_t wrapping_multiply(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
 }
 
 std::string set_repr(const std::vector<std::string>& names) {
@@ -59,52 +66,68 @@ struct Identifiers {
   }
 };
 
-/// The shape-free checks of einops (which identifiers may appear on which side).
-void check_sides(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
-                 const AxisLengths& lengths) {
-  const Expression& left = pattern.left;
-  const Expression& right = pattern.right;
-  if (!left.has_ellipsis && right.has_ellipsis)
-    context.fail("Ellipsis found in right side, but not left side of a pattern");
-  if (left.has_ellipsis && left.ellipsis_parenthesized)
-    context.fail("Ellipsis inside parenthesis in the left side is not allowed");
-  const Identifiers left_ids(left), right_ids(right);
-  switch (operation) {
-    case Operation::rearrange: {
-      if (left.has_non_unitary_anonymous || right.has_non_unitary_anonymous)
-        context.fail("Non-unitary anonymous axes are not supported in rearrange (exception is length 1)");
-      std::vector<std::string> difference = left_ids.minus(right_ids);
-      for (const std::string& name : right_ids.minus(left_ids)) difference.push_back(name);
-      if (!difference.empty())
-        context.fail("Identifiers only on one side of expression (should be on both): " + set_repr(difference));
+/// einops' shape-free checks (pattern_checks.hpp, shared with compile-time literals), reported
+/// with the offending names.
+void check_sides(const ErrorContext& context, Operation operation, const ArrowPattern& pattern) {
+  const PatternError error = check_arrow_pattern(pattern, operation);
+  if (!error) return;
+  const Identifiers left(pattern.left), right(pattern.right);
+  std::string reason = error.reason;
+  switch (error.kind) {
+    case PatternErrorKind::identifier_one_side: {
+      std::vector<std::string> difference = left.minus(right);
+      for (const std::string& name : right.minus(left)) difference.push_back(name);
+      reason += ": " + set_repr(difference);
       break;
     }
-    case Operation::repeat: {
-      if (auto difference = left_ids.minus(right_ids); !difference.empty())
-        context.fail("Unexpected identifiers on the left side of repeat: " + set_repr(difference));
-      std::vector<std::string> without_size;
-      for (const std::string& name : right_ids.named) {
-        if (left_ids.contains(name)) continue;
-        const auto entries = lengths.entries();
-        if (std::none_of(entries.begin(), entries.end(), [&](const auto& entry) { return entry.first == name; }))
-          without_size.push_back(name);
-      }
-      if (!without_size.empty()) context.fail("Specify sizes for new axes in repeat: " + set_repr(without_size));
+    case PatternErrorKind::repeat_left_identifier: reason += ": " + set_repr(left.minus(right)); break;
+    case PatternErrorKind::reduce_right_identifier:
+      reason += " " + context.operation_label + ": " + set_repr(right.minus(left));
       break;
-    }
-    case Operation::reduce: {
-      if (auto difference = right_ids.minus(left_ids); !difference.empty())
-        context.fail("Unexpected identifiers on the right side of reduce " + context.operation_label + ": " +
-                     set_repr(difference));
-      break;
-    }
+    default: break;
+  }
+  context.fail(reason);
+}
+
+std::vector<std::string_view> length_names(const AxisLengths& lengths) {
+  std::vector<std::string_view> names;
+  for (const auto& entry : lengths.entries()) names.push_back(entry.first);
+  return names;
+}
+
+/// repeat: every new named axis needs a length (checked with the sides, as einops does).
+void check_new_axis_sizes(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
+                          const AxisLengths& lengths) {
+  if (operation != Operation::repeat) return;
+  const std::vector<std::string_view> names = length_names(lengths);
+  std::vector<std::string> missing;
+  for (const Group& group : pattern.right.groups)
+    for (const Axis& axis : group.axes)
+      if (axis.kind == AxisKind::named && !pattern.left.contains(axis.name) &&
+          std::find(names.begin(), names.end(), axis.name) == names.end())
+        missing.push_back(axis.name);
+  if (!missing.empty())
+    context.fail(std::string(reason_text(PatternErrorKind::repeat_missing_size)) + ": " + set_repr(missing));
+}
+
+/// The caller's axis-length names: valid, used in the pattern, given once; lengths not negative.
+void check_length_entries(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
+                          const AxisLengths& lengths) {
+  std::vector<std::string_view> names;
+  for (const auto& entry : lengths.entries()) {
+    names.push_back(entry.first);
+    if (const PatternError error = check_length_names(pattern, operation, names, false))
+      context.fail(std::string(error.reason) + ": '" + entry.first + "'");
+    if (entry.second < 0)
+      context.fail("Axis " + entry.first + " is given a negative length (" + std::to_string(entry.second) + ")");
   }
 }
 
 std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
                                        const ErrorContext& context, const ArrowPattern& pattern,
                                        std::span<const std::int64_t> shape, const AxisLengths& lengths) {
-  check_sides(context, operation, pattern, lengths);
+  check_sides(context, operation, pattern);
+  check_new_axis_sizes(context, operation, pattern, lengths);
   const Expression& left = pattern.left;
   const Expression& right = pattern.right;
   const auto ndim = static_cast<std::int64_t>(shape.size());
@@ -121,8 +144,17 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
     context.fail("Wrong shape: expected " + std::to_string(left.groups.size()) + " dims. Received " +
                  std::to_string(ndim) + "-dim tensor.");
   }
-  for (std::int64_t length : shape)
-    if (length < 0) context.fail("Input shape has a negative length");
+  if (ndim > detail::kMaxRank)
+    context.fail("The input has " + std::to_string(ndim) + " dimensions, more than the limit of " +
+                 std::to_string(detail::kMaxRank));
+  std::int64_t nonzero_product = 1;  // the rule of detail::checked_element_count
+  for (std::size_t dim = 0; dim < shape.size(); ++dim) {
+    if (shape[dim] < 0)
+      context.fail("Input shape has a negative length (" + std::to_string(shape[dim]) + ") in dimension " +
+                   std::to_string(dim));
+    if (shape[dim] > 0 && !checked_multiply(nonzero_product, shape[dim], nonzero_product))
+      context.fail("Input shape has more elements than int64 can count");
+  }
 
   auto plan = std::make_shared<Plan>();
   plan->operation = operation;
@@ -185,18 +217,14 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
     context.fail("Too many axes: " + std::to_string(axes.size()) + " elementary axes, the limit is " +
                  std::to_string(detail::kMaxRank));
 
-  // Lengths given by the caller.
+  // Lengths given by the caller (names checked against the pattern first, as einops does).
+  check_length_entries(context, operation, pattern, lengths);
   for (const auto& [name, length] : lengths.entries()) {
-    if (!is_valid_axis_name(name)) context.fail("Invalid name for an axis: '" + name + "'");
-    int index = -1;
-    for (std::size_t i = 0; i < axes.size(); ++i)
-      if (axes[i].named && axes[i].name == name) index = static_cast<int>(i);
-    if (index < 0) context.fail("Axis " + name + " is not used in transform");
-    AxisEntry& entry = axes[static_cast<std::size_t>(index)];
-    if (entry.given) context.fail("Axis " + name + " is given a length twice");
-    if (length < 0) context.fail("Axis " + name + " is given a negative length (" + std::to_string(length) + ")");
-    entry.given = true;
-    entry.length = length;
+    for (AxisEntry& entry : axes)
+      if (entry.named && entry.name == name) {
+        entry.given = true;
+        entry.length = length;
+      }
   }
 
   // At most one unknown per input dimension (checked before looking at lengths, as einops does).
@@ -218,7 +246,8 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
       if (entry.length == kUnknown) {
         unknown = &entry;
       } else if (!checked_multiply(known_product, entry.length, known_product)) {
-        context.fail("Axis lengths in dimension " + std::to_string(dim) + " overflow int64");
+        context.fail("Axis lengths in input dimension " + std::to_string(dim) + " overflow int64 at axis " +
+                     entry.name + " (length " + std::to_string(entry.length) + ")");
       }
     }
     if (unknown == nullptr) {
@@ -234,6 +263,15 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
                    std::to_string(known_product));
     unknown->length = length / known_product;
   }
+
+  // Every product of lengths the plan and the kernels form (extents merged, strides, element
+  // counts) divides the product of all non-zero lengths: one check keeps them all in int64, even
+  // for an empty tensor whose other axes are huge.
+  std::int64_t all_lengths = 1;
+  for (const AxisEntry& entry : axes)
+    if (entry.length > 0 && !checked_multiply(all_lengths, entry.length, all_lengths))
+      context.fail("Axis lengths overflow int64 at axis " + entry.name + " (length " + std::to_string(entry.length) +
+                   "): the product of the non-zero lengths of all axes is too large");
 
   // Record the plan.
   for (std::size_t dim = 0; dim < input_groups.size(); ++dim)
@@ -257,17 +295,21 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
         plan->permutation.push_back(index);
       }
       if (!checked_multiply(product, entry.length, product))
-        context.fail("Output dimension " + std::to_string(dim) + " has more elements than int64 can count");
+        context.fail("Output dimension " + std::to_string(dim) + " has more elements than int64 can count, at axis " +
+                     entry.name + " (length " + std::to_string(entry.length) + ")");
     }
     plan->output_shape.push_back(product);
     if (!checked_multiply(plan->output_size, product, plan->output_size))
       context.fail("Output has more elements than int64 can count");
   }
+  if (plan->output_shape.size() > static_cast<std::size_t>(detail::kMaxRank))
+    context.fail("The output would have " + std::to_string(plan->output_shape.size()) +
+                 " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
   for (int index = 0; index < input_axis_count; ++index)
     if (!kept[static_cast<std::size_t>(index)]) {
       plan->reduced_axes.push_back(index);
       plan->permutation.push_back(index);
-      plan->reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded by the input size
+      plan->reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded: see all_lengths below
     }
   if (!plan->reduced_axes.empty() && plan->reduced_count == 0 && reduction &&
       (*reduction == Reduction::min || *reduction == Reduction::max))
@@ -347,6 +389,11 @@ Operation effective_operation(Operation operation, std::optional<std::string_vie
 
 }  // namespace
 
+AxisLengths::AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
+  entries_.reserve(entries.size());
+  for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
+}
+
 std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern) {
   for (Reduction r : {Reduction::min, Reduction::max, Reduction::sum, Reduction::mean, Reduction::prod,
                       Reduction::any, Reduction::all})
@@ -358,26 +405,31 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
 }
 
 std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
-                                      std::string_view pattern, std::span<const std::int64_t> shape,
+                                      PatternRef pattern_ref, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths) {
+  const std::string_view pattern = pattern_ref.text;
   const std::string label = operation == Operation::reduce ? std::string(reduction.value_or("callable"))
                                                            : std::string(operation_name(operation));
   const ErrorContext context{label, pattern, shape, lengths};
   std::optional<Reduction> named;
   if (operation == Operation::reduce && reduction) named = parse_reduction(*reduction, pattern);
   const Operation effective = effective_operation(operation, reduction);
+  if (pattern_ref.compact != nullptr)  // a checked literal: rebuilt from its compile-time parse
+    return build_plan(effective, named, context, pattern_ref.compact->expand(pattern), shape, lengths);
   const std::shared_ptr<const ArrowPattern> parsed = detail::parse_arrow_cached(pattern, context);
   return build_plan(effective, named, context, *parsed, shape, lengths);
 }
 
 std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
-                                     std::string_view pattern, std::span<const std::int64_t> shape,
+                                     PatternRef pattern_ref, std::span<const std::int64_t> shape,
                                      const AxisLengths& lengths) {
+  const std::string_view pattern = pattern_ref.text;
   const std::string_view reduction_key =
       operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
   const PlanKeyView key{operation, reduction_key, pattern, shape, lengths.entries()};
   if (auto hit = plan_cache().find(key)) return *hit;
-  std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern, shape, lengths);
+  std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern_ref, shape, lengths);
+  if (pattern.size() > kMaxCachedPatternBytes) return plan;  // keeps the cache's bytes bounded
   plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
                               Shape(shape.begin(), shape.end()),
                               std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
@@ -387,9 +439,8 @@ std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::str
 
 namespace detail {
 
-/// Strides of each input axis, derived from the strides of the input dimensions.
-static void input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
-                               std::array<std::int64_t, kMaxRank>& out) {
+std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
+  std::array<std::int64_t, kMaxRank> out{};
   std::int64_t step = 0;
   int current_dim = -1;
   for (std::size_t i = plan.input_axis_dim.size(); i-- > 0;) {
@@ -399,14 +450,14 @@ static void input_axis_strides(const Plan& plan, std::span<const std::int64_t> i
       step = input_strides[static_cast<std::size_t>(dim)];
     }
     out[i] = step;
-    step *= plan.input_axis_lengths[i];
+    step = wrapping_multiply(step, plan.input_axis_lengths[i]);
   }
+  return out;
 }
 
 Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
                std::span<const std::int64_t> output_strides) {
-  std::array<std::int64_t, kMaxRank> axis_stride{};
-  input_axis_strides(plan, input_strides, axis_stride);
+  const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
   std::array<std::int64_t, kMaxRank> out_axis_stride{};
   {
     std::int64_t step = 0;
@@ -418,7 +469,7 @@ Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
         step = output_strides[static_cast<std::size_t>(dim)];
       }
       out_axis_stride[i] = step;
-      step *= plan.output_axis_lengths[i];
+      step = wrapping_multiply(step, plan.output_axis_lengths[i]);
     }
   }
   Walk walk;
@@ -437,8 +488,7 @@ Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
 std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
   if (!plan.is_pure_view_candidate()) return std::nullopt;
   if (plan.output_size == 0) return row_major_strides(plan.output_shape);
-  std::array<std::int64_t, kMaxRank> axis_stride{};
-  input_axis_strides(plan, input_strides, axis_stride);
+  const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
   Shape strides(plan.output_shape.size(), 0);
   std::size_t i = plan.output_axis_source.size();
   for (std::size_t dim = plan.output_shape.size(); dim-- > 0;) {
@@ -457,7 +507,7 @@ std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t
       } else if (s != expected) {
         return std::nullopt;
       }
-      expected = s * length;
+      if (!checked_multiply(s, length, expected)) return std::nullopt;
     }
     strides[dim] = stride;
   }

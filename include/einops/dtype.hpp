@@ -6,6 +6,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "einops/float16.hpp"
+
 namespace einops {
 
 enum class DType : std::uint8_t {
@@ -20,6 +22,8 @@ enum class DType : std::uint8_t {
   uint64,
   float32,
   float64,
+  float16,   // IEEE binary16 (einops::float16)
+  bfloat16,  // einops::bfloat16
 };
 
 template <class T>
@@ -35,6 +39,8 @@ template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DTyp
 template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::uint64; };
 template <> struct dtype_of<float> { static constexpr DType value = DType::float32; };
 template <> struct dtype_of<double> { static constexpr DType value = DType::float64; };
+template <> struct dtype_of<float16> { static constexpr DType value = DType::float16; };
+template <> struct dtype_of<bfloat16> { static constexpr DType value = DType::bfloat16; };
 
 template <class T>
 inline constexpr DType dtype_v = dtype_of<std::remove_cv_t<T>>::value;
@@ -49,7 +55,9 @@ constexpr std::size_t dtype_size(DType type) {
     case DType::int8:
     case DType::uint8: return 1;
     case DType::int16:
-    case DType::uint16: return 2;
+    case DType::uint16:
+    case DType::float16:
+    case DType::bfloat16: return 2;
     case DType::int32:
     case DType::uint32:
     case DType::float32: return 4;
@@ -60,7 +68,9 @@ constexpr std::size_t dtype_size(DType type) {
   return 0;
 }
 
-constexpr bool is_floating(DType type) { return type == DType::float32 || type == DType::float64; }
+constexpr bool is_floating(DType type) {
+  return type == DType::float32 || type == DType::float64 || type == DType::float16 || type == DType::bfloat16;
+}
 constexpr bool is_unsigned(DType type) {
   return type == DType::uint8 || type == DType::uint16 || type == DType::uint32 || type == DType::uint64;
 }
@@ -78,6 +88,8 @@ constexpr std::string_view dtype_name(DType type) {
     case DType::uint64: return "uint64";
     case DType::float32: return "float32";
     case DType::float64: return "float64";
+    case DType::float16: return "float16";
+    case DType::bfloat16: return "bfloat16";
   }
   return "?";
 }
@@ -124,6 +136,8 @@ template <> struct element_of<DType::uint32> { using type = std::uint32_t; };
 template <> struct element_of<DType::uint64> { using type = std::uint64_t; };
 template <> struct element_of<DType::float32> { using type = float; };
 template <> struct element_of<DType::float64> { using type = double; };
+template <> struct element_of<DType::float16> { using type = float16; };
+template <> struct element_of<DType::bfloat16> { using type = bfloat16; };
 
 /// Calls `f(T{})` with the C++ element type of `type`: one switch, used wherever a run-time
 /// dtype picks a template instantiation.
@@ -141,6 +155,8 @@ decltype(auto) visit_dtype(DType type, F&& f) {
     case DType::uint64: return f(std::uint64_t{});
     case DType::float32: return f(float{});
     case DType::float64: return f(double{});
+    case DType::float16: return f(float16{});
+    case DType::bfloat16: return f(bfloat16{});
   }
   return f(double{});
 }

@@ -15,7 +15,15 @@ namespace einops {
 /// shape(s), the given axis lengths and the reason (with a caret under the fault for syntax errors).
 class EinopsError : public std::invalid_argument {
  public:
-  explicit EinopsError(const std::string& message) : std::invalid_argument(message) {}
+  explicit EinopsError(const std::string& message) : std::invalid_argument(without_nul(message)) {}
+
+ private:
+  /// what() is a C string: a NUL from a hostile pattern or name would hide the rest of the message.
+  static std::string without_nul(std::string message) {
+    for (char& c : message)
+      if (c == '\0') c = '?';
+    return message;
+  }
 };
 
 namespace detail {

@@ -1,163 +1,306 @@
 // rearrange, reduce and repeat on the built-in tensor, with einops' semantics.
 //
-// The work happens in non-template code (src/ops.cpp) on AnyTensor; the typed overloads here are
-// thin forwarders, so user translation units stay quick to compile.
+// Every operation takes its pattern as a pattern argument (pattern_arg.hpp): a literal is checked
+// by the compiler, a run-time string on first use. Axis lengths come as einops' keyword
+// arguments, `{{"h2", 2}, {"w2", 2}}` (an AxisLengths), or as `"h2"_ax = 2, "w2"_ax = 2`, whose
+// names the compiler checks against a literal pattern.
+//
+// The work happens in non-template code (src/ops.cpp) on AnyTensor; the templates here only
+// convert the caller's types, so user translation units stay quick to compile.
 #pragma once
 
-#include <array>
 #include <concepts>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "einops/detail/odometer.hpp"
 #include "einops/dtype.hpp"
+#include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
 
-// ---- run-time typed core (AnyTensor) -----------------------------------------------------------
+/// A named reduction: "min", "max", "sum", "mean", "prod", "any", "all" (and "rearrange",
+/// "repeat", as einops accepts), or the Reduction enum.
+struct ReductionName {
+  std::string_view name;
+  ReductionName(std::string_view reduction_name) : name(reduction_name) {}  // NOLINT(google-explicit-constructor)
+  ReductionName(const char* reduction_name) : name(reduction_name) {}       // NOLINT(google-explicit-constructor)
+  ReductionName(const std::string& reduction_name) : name(reduction_name) {}  // NOLINT(google-explicit-constructor)
+  ReductionName(Reduction reduction) : name(reduction_name(reduction)) {}   // NOLINT(google-explicit-constructor)
+};
+
+// ---- the run-time typed core -----------------------------------------------------------------
+
+namespace detail {
+
+/// A borrowed tensor: what the core reads of an input or output, without copying its shape or
+/// touching its reference count (a call on a small tensor pays for neither).
+struct TensorRef {
+  DType dtype = DType::float32;
+  void* data = nullptr;
+  std::span<const std::int64_t> shape;
+  std::span<const std::int64_t> strides;
+  const std::shared_ptr<void>* storage = nullptr;  // null for caller memory (TensorView)
+
+  TensorRef(const AnyTensor& x)  // NOLINT(google-explicit-constructor)
+      : dtype(x.dtype()), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}
+  template <Element T>
+  TensorRef(const Tensor<T>& x)  // NOLINT(google-explicit-constructor)
+      : dtype(dtype_v<T>), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}
+  template <Element T>
+  TensorRef(const TensorView<T>& x)  // NOLINT(google-explicit-constructor)
+      : dtype(dtype_v<T>), data(const_cast<std::remove_const_t<T>*>(x.data())), shape(x.shape()), strides(x.strides()) {}
+
+  bool is_contiguous() const { return is_row_major_contiguous(shape, strides); }
+  std::int64_t size() const { return element_count(shape); }
+};
+
+AnyTensor rearrange(TensorRef x, PatternRef pattern, const AxisLengths& lengths);
+AnyTensor rearrange(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths);
+AnyTensor repeat(TensorRef x, PatternRef pattern, const AxisLengths& lengths);
+AnyTensor repeat(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths);
+AnyTensor reduce(TensorRef x, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths);
+AnyTensor reduce(std::span<const AnyTensor> xs, PatternRef pattern, std::string_view reduction,
+                 const AxisLengths& lengths);
+void rearrange_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths);
+void repeat_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths);
+void reduce_into(TensorRef x, TensorRef out, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths);
+
+/// Throws EinopsError naming the call when the result of `plan` (elements of `element_size`
+/// bytes) would exceed the allocation limit (limits.hpp); called before allocating it.
+void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
+                       const AxisLengths& lengths);
+
+/// How each accepted input type reaches the core and how a result comes back in the caller's
+/// element type. A list (std::vector) is stacked on a new leading axis, as einops does.
+template <class X>
+struct input_traits;
+
+template <Element T>
+struct input_traits<Tensor<T>> {
+  using result = Tensor<T>;
+  static TensorRef single(const Tensor<T>& x) { return x; }
+  static result typed(const AnyTensor& y) { return y.as<T>(); }
+};
+template <Element T>
+struct input_traits<TensorView<T>> {
+  using result = Tensor<std::remove_const_t<T>>;
+  static TensorRef single(const TensorView<T>& x) { return x; }
+  static result typed(const AnyTensor& y) { return y.as<std::remove_const_t<T>>(); }
+};
+template <>
+struct input_traits<AnyTensor> {
+  using result = AnyTensor;
+  static TensorRef single(const AnyTensor& x) { return x; }
+  static result typed(const AnyTensor& y) { return y; }
+};
+template <class Item>
+  requires requires { typename input_traits<Item>::result; }  // a list of other types is no TensorInput
+struct input_traits<std::vector<Item>> {
+  using result = typename input_traits<Item>::result;
+  static constexpr bool is_list = true;
+  static std::vector<AnyTensor> list(const std::vector<Item>& xs) { return {xs.begin(), xs.end()}; }
+  static result typed(const AnyTensor& y) { return input_traits<Item>::typed(y); }
+};
+
+template <>
+struct input_traits<std::span<const AnyTensor>> {
+  using result = AnyTensor;
+  static constexpr bool is_list = true;
+  static std::span<const AnyTensor> list(std::span<const AnyTensor> xs) { return xs; }
+  static result typed(const AnyTensor& y) { return y; }
+};
+
+template <class X>
+concept list_input = requires { input_traits<X>::is_list; };
+
+/// Runs `core(single-or-list)` for any accepted input.
+template <class X, class Core>
+auto run(const X& x, Core&& core) {
+  using traits = input_traits<X>;
+  if constexpr (list_input<X>) {
+    const auto list = traits::list(x);
+    return core(std::span<const AnyTensor>(list));
+  } else {
+    return core(traits::single(x));
+  }
+}
+
+template <fixed_string... Names>
+AxisLengths to_axis_lengths(const axis_length<Names>&... lengths) {
+  AxisLengths out;
+  (out.add(Names.view(), lengths.length), ...);
+  return out;
+}
+
+}  // namespace detail
+
+/// A type the operations accept: Tensor<T>, TensorView<T>, AnyTensor, or a std::vector of them.
+template <class X>
+concept TensorInput = requires { typename detail::input_traits<X>::result; };
+
+template <class X>
+using result_of_t = typename detail::input_traits<X>::result;
+
+// ---- rearrange -------------------------------------------------------------------------------
 
 /// einops.rearrange. The result shares the input's memory whenever no element has to move.
-AnyTensor rearrange(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths = {});
-/// einops.rearrange of a list of equally shaped tensors, stacked on a new leading axis.
-AnyTensor rearrange(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths = {});
-
-/// einops.repeat (always a new tensor unless nothing is added, as for rearrange).
-AnyTensor repeat(const AnyTensor& x, std::string_view pattern, const AxisLengths& lengths = {});
-AnyTensor repeat(std::span<const AnyTensor> xs, std::string_view pattern, const AxisLengths& lengths = {});
-
-/// einops.reduce with a named reduction: "min", "max", "sum", "mean", "prod", "any", "all"
-/// ("rearrange" and "repeat" are accepted, as einops does). Result dtype follows numpy: any/all
-/// give bool, sum/prod of integers give int64 (uint64 for unsigned), min/max/mean keep the dtype;
-/// when no axis is reduced the dtype is unchanged.
-AnyTensor reduce(const AnyTensor& x, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {});
-AnyTensor reduce(const AnyTensor& x, std::string_view pattern, Reduction reduction, const AxisLengths& lengths = {});
-AnyTensor reduce(std::span<const AnyTensor> xs, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {});
-
-/// The same operations writing into a caller-provided tensor (no allocation). `out` must have
-/// the result's shape and dtype, may have any strides, and must not overlap `x`.
-void rearrange_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths = {});
-void repeat_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, const AxisLengths& lengths = {});
-void reduce_into(const AnyTensor& x, const AnyTensor& out, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {});
-
-// ---- typed overloads ---------------------------------------------------------------------------
-
-template <Element T>
-Tensor<T> rearrange(const Tensor<T>& x, std::string_view pattern, const AxisLengths& lengths = {}) {
-  return rearrange(AnyTensor(x), pattern, lengths).template as<T>();
+template <TensorInput X>
+result_of_t<X> rearrange(const X& x, rearrange_pattern<no_axis_lengths> pattern) {
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), {}); }));
 }
-/// A result that needs no data movement aliases the view's memory (like the view itself).
-template <Element T>
-Tensor<std::remove_const_t<T>> rearrange(const TensorView<T>& x, std::string_view pattern,
-                                         const AxisLengths& lengths = {}) {
-  return rearrange(AnyTensor(x), pattern, lengths).template as<std::remove_const_t<T>>();
+template <TensorInput X>
+result_of_t<X> rearrange(const X& x, rearrange_pattern<> pattern, const AxisLengths& lengths) {
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), lengths); }));
 }
-template <Element T>
-Tensor<T> rearrange(const std::vector<Tensor<T>>& xs, std::string_view pattern, const AxisLengths& lengths = {}) {
-  const std::vector<AnyTensor> any(xs.begin(), xs.end());
-  return rearrange(std::span<const AnyTensor>(any), pattern, lengths).template as<T>();
+template <TensorInput X, fixed_string... Names>
+  requires(sizeof...(Names) > 0)
+result_of_t<X> rearrange(const X& x, std::type_identity_t<rearrange_pattern<axis_length<Names>...>> pattern,
+                         axis_length<Names>... lengths) {
+  const AxisLengths given = detail::to_axis_lengths(lengths...);
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), given); }));
 }
 
-template <Element T>
-Tensor<T> repeat(const Tensor<T>& x, std::string_view pattern, const AxisLengths& lengths = {}) {
-  return repeat(AnyTensor(x), pattern, lengths).template as<T>();
+// ---- repeat ----------------------------------------------------------------------------------
+
+/// einops.repeat: new axes (their lengths given), tiling and upsampling.
+template <TensorInput X>
+result_of_t<X> repeat(const X& x, repeat_pattern<no_axis_lengths> pattern) {
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), {}); }));
 }
-template <Element T>
-Tensor<std::remove_const_t<T>> repeat(const TensorView<T>& x, std::string_view pattern, const AxisLengths& lengths = {}) {
-  return repeat(AnyTensor(x), pattern, lengths).template as<std::remove_const_t<T>>();
+template <TensorInput X>
+result_of_t<X> repeat(const X& x, repeat_pattern<> pattern, const AxisLengths& lengths) {
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), lengths); }));
 }
-template <Element T>
-Tensor<T> repeat(const std::vector<Tensor<T>>& xs, std::string_view pattern, const AxisLengths& lengths = {}) {
-  const std::vector<AnyTensor> any(xs.begin(), xs.end());
-  return repeat(std::span<const AnyTensor>(any), pattern, lengths).template as<T>();
+template <TensorInput X, fixed_string... Names>
+  requires(sizeof...(Names) > 0)
+result_of_t<X> repeat(const X& x, std::type_identity_t<repeat_pattern<axis_length<Names>...>> pattern,
+                      axis_length<Names>... lengths) {
+  const AxisLengths given = detail::to_axis_lengths(lengths...);
+  return detail::input_traits<X>::typed(
+      detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), given); }));
 }
 
-/// Named reductions return an AnyTensor because numpy's result dtype depends on the reduction
-/// (any -> bool, sum of int8 -> int64, ...). `.as<T>()` (or assignment to a Tensor<T>) types it.
-template <Element T>
-AnyTensor reduce(const Tensor<T>& x, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {}) {
-  return reduce(AnyTensor(x), pattern, reduction, lengths);
+// ---- reduce with a named reduction -------------------------------------------------------------
+
+/// einops.reduce with a named reduction. The result is an AnyTensor because numpy's result dtype
+/// depends on the reduction: any/all give bool, sum/prod of integers give int64 (uint64 for
+/// unsigned), min/max/mean keep the dtype, and nothing reduced keeps it too. `.as<T>()` (or
+/// assigning to a Tensor<T>) types it.
+template <TensorInput X>
+AnyTensor reduce(const X& x, reduce_pattern<no_axis_lengths> pattern, ReductionName reduction) {
+  return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, {}); });
 }
-template <Element T>
-AnyTensor reduce(const TensorView<T>& x, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {}) {
-  return reduce(AnyTensor(x), pattern, reduction, lengths);
+template <TensorInput X>
+AnyTensor reduce(const X& x, reduce_pattern<> pattern, ReductionName reduction, const AxisLengths& lengths) {
+  return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, lengths); });
 }
-template <Element T>
-AnyTensor reduce(const std::vector<Tensor<T>>& xs, std::string_view pattern, std::string_view reduction,
-                 const AxisLengths& lengths = {}) {
-  const std::vector<AnyTensor> any(xs.begin(), xs.end());
-  return reduce(std::span<const AnyTensor>(any), pattern, reduction, lengths);
+template <TensorInput X, fixed_string... Names>
+  requires(sizeof...(Names) > 0)
+AnyTensor reduce(const X& x, std::type_identity_t<reduce_pattern<axis_length<Names>...>> pattern,
+                 ReductionName reduction, axis_length<Names>... lengths) {
+  const AxisLengths given = detail::to_axis_lengths(lengths...);
+  return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, given); });
 }
 
-/// A user reduction: `f(std::span<const T>)` receives the elements of one reduced group (in the
-/// input's order of the reduced axes) and returns one output element. When no axis is reduced,
-/// each group holds a single element.
+// ---- reduce with a user callable -------------------------------------------------------------
+
+namespace detail {
+
+/// Applies `f(std::span<const T>)` to each reduced group of `x` (elements in the input's order
+/// of the reduced axes), one output element per group.
 template <Element T, class F>
-  requires std::invocable<F&, std::span<const std::remove_const_t<T>>>
-auto reduce(const TensorView<T>& x, std::string_view pattern, F&& f, const AxisLengths& lengths = {}) {
+auto reduce_with(const TensorView<T>& x, PatternRef pattern, F& f, const AxisLengths& lengths) {
   using Value = std::remove_const_t<T>;
   using Result = std::remove_cvref_t<std::invoke_result_t<F&, std::span<const Value>>>;
   static_assert(Element<Result>, "a reduction callable must return an element type of einops::Tensor");
   const auto plan = get_plan(Operation::reduce, std::nullopt, pattern, x.shape(), lengths);
+  check_result_size(*plan, sizeof(Result), x.shape(), lengths);
   Tensor<Result> out(plan->output_shape);
   const Shape out_strides(out.strides().begin(), out.strides().end());
-  const detail::Walk walk = detail::make_walk(*plan, x.strides(), out_strides);
-  if (walk.output_count() == 0) return out;
-  // The merged walk orders reduced dimensions by stride (memory order); a callable may care about
-  // order, so each group is gathered over the reduced axes in input order, unmerged.
-  std::array<std::int64_t, detail::kMaxRank> axis_stride{};
-  std::int64_t axis_step = 0;
-  int current_dim = -1;
-  for (std::size_t i = plan->input_axis_dim.size(); i-- > 0;) {  // innermost axis of each dimension first
-    if (plan->input_axis_dim[i] != current_dim) {
-      current_dim = plan->input_axis_dim[i];
-      axis_step = x.strides()[static_cast<std::size_t>(current_dim)];
-    }
-    axis_stride[i] = axis_step;
-    axis_step *= plan->input_axis_lengths[i];
-  }
-  detail::Walk in_order;
+  // Output positions come from the merged walk; each group is gathered over the plan's reduced
+  // axes in input order (not merged: merging may reorder the reduced axes by stride).
+  Walk walk = make_walk(*plan, x.strides(), out_strides);
+  const std::array<std::int64_t, kMaxRank> axis_strides = input_axis_strides(*plan, x.strides());
+  walk.reduced_rank = 0;
   for (int index : plan->reduced_axes)
-    in_order.push_reduced(plan->input_axis_lengths[static_cast<std::size_t>(index)],
-                          axis_stride[static_cast<std::size_t>(index)]);
+    walk.push_reduced(plan->input_axis_lengths[static_cast<std::size_t>(index)],
+                      axis_strides[static_cast<std::size_t>(index)]);
+  if (walk.output_count() == 0) return out;
   std::vector<Value> group(static_cast<std::size_t>(walk.reduced_count()));
   const auto reduce_at = [&](const Value* base, Result* target) {
     std::size_t filled = 0;
     if (!group.empty()) {
-      const int inner = in_order.reduced_rank - 1;
-      detail::for_each_run(in_order.reduced_rank, in_order.reduced_extent, in_order.reduced_stride,
-                           in_order.reduced_stride, [&](std::int64_t offset, std::int64_t) {
-                             const std::int64_t length = inner >= 0 ? in_order.reduced_extent[inner] : 1;
-                             const std::int64_t step = inner >= 0 ? in_order.reduced_stride[inner] : 0;
-                             for (std::int64_t i = 0; i < length; ++i) group[filled++] = base[offset + i * step];
-                           });
+      const int inner = walk.reduced_rank - 1;
+      for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
+                   [&](std::int64_t offset, std::int64_t) {
+                     const std::int64_t length = inner >= 0 ? walk.reduced_extent[inner] : 1;
+                     const std::int64_t step = inner >= 0 ? walk.reduced_stride[inner] : 0;
+                     for (std::int64_t i = 0; i < length; ++i) group[filled++] = base[offset + i * step];
+                   });
     }
     *target = f(std::span<const Value>(group.data(), filled));
   };
   const int last = walk.rank - 1;
-  detail::for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride,
-                       [&](std::int64_t in_offset, std::int64_t out_offset) {
-                         const std::int64_t length = last >= 0 ? walk.extent[last] : 1;
-                         for (std::int64_t i = 0; i < length; ++i)
-                           reduce_at(x.data() + in_offset + (last >= 0 ? i * walk.in_stride[last] : 0),
-                                     out.data() + out_offset + (last >= 0 ? i * walk.out_stride[last] : 0));
-                       });
+  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
+    const std::int64_t length = last >= 0 ? walk.extent[last] : 1;
+    for (std::int64_t i = 0; i < length; ++i)
+      reduce_at(x.data() + in_offset + (last >= 0 ? i * walk.in_stride[last] : 0),
+                out.data() + out_offset + (last >= 0 ? i * walk.out_stride[last] : 0));
+  });
   return out;
 }
-template <Element T, class F>
-  requires std::invocable<F&, std::span<const T>>
-auto reduce(const Tensor<T>& x, std::string_view pattern, F&& f, const AxisLengths& lengths = {}) {
-  return reduce(x.view(), pattern, std::forward<F>(f), lengths);
+
+template <class X>
+concept typed_input = requires(const X& x) { TensorView<typename X::value_type>(x); };
+
+}  // namespace detail
+
+/// A user reduction: `f(std::span<const T>)` receives the elements of one reduced group (in the
+/// input's order of the reduced axes) and returns one output element. When no axis is reduced,
+/// each group holds a single element.
+template <detail::typed_input X, class F>
+  requires std::invocable<F&, std::span<const std::remove_const_t<typename X::value_type>>>
+auto reduce(const X& x, reduce_pattern<no_axis_lengths> pattern, F&& f) {
+  return detail::reduce_with(TensorView<typename X::value_type>(x), pattern.ref(), f, {});
+}
+template <detail::typed_input X, class F>
+  requires std::invocable<F&, std::span<const std::remove_const_t<typename X::value_type>>>
+auto reduce(const X& x, reduce_pattern<> pattern, F&& f, const AxisLengths& lengths) {
+  return detail::reduce_with(TensorView<typename X::value_type>(x), pattern.ref(), f, lengths);
+}
+
+// ---- writing into a caller-provided tensor ------------------------------------------------------
+
+/// The operations writing into `out` (no allocation): `out` must have the result's shape and
+/// dtype, may have any strides, and must not overlap `x`.
+template <TensorInput X, TensorInput Out>
+void rearrange_into(const X& x, const Out& out, rearrange_pattern<> pattern, const AxisLengths& lengths = {}) {
+  detail::rearrange_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
+                         lengths);
+}
+template <TensorInput X, TensorInput Out>
+void repeat_into(const X& x, const Out& out, repeat_pattern<> pattern, const AxisLengths& lengths = {}) {
+  detail::repeat_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
+                      lengths);
+}
+template <TensorInput X, TensorInput Out>
+void reduce_into(const X& x, const Out& out, reduce_pattern<> pattern, ReductionName reduction,
+                 const AxisLengths& lengths = {}) {
+  detail::reduce_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
+                      reduction.name, lengths);
 }
 
 }  // namespace einops

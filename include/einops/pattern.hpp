@@ -20,7 +20,8 @@ inline constexpr std::size_t kMaxPatternAxes = 64;
 
 enum class PatternErrorKind : std::uint8_t {
   none,
-  arrow_count,            // "->" missing or repeated
+  arrow_count,            // "->" missing
+  arrow_repeated,         // "->" more than once
   dots_outside_ellipsis,  // a '.' that is not part of "..."
   ellipsis_repeated,      // more than one "..." on one side
   nested_brackets,
@@ -34,6 +35,30 @@ enum class PatternErrorKind : std::uint8_t {
   anonymous_zero,
   anonymous_too_large,
   too_many_axes,
+  // Shape-free checks of a whole pattern for one operation (pattern_checks.hpp).
+  ellipsis_right_only,
+  ellipsis_parenthesized_left,
+  anonymous_in_rearrange,
+  identifier_one_side,
+  repeat_left_identifier,
+  repeat_missing_size,
+  reduce_right_identifier,
+  invalid_length_name,
+  unused_length_name,
+  duplicate_length_name,
+  input_rank_mismatch,
+  // pack/unpack, parse_shape and einsum (parse_pack_pattern, parse_einsum_pattern, pattern_checks.hpp).
+  pack_duplicate_axis,
+  pack_missing_star,
+  pack_invalid_axis,
+  composite_axis,
+  ellipsis_in_group,
+  einsum_unit_axis,
+  einsum_composition,
+  einsum_anonymous,
+  einsum_unknown_output_axis,
+  einsum_too_many_axes,
+  einsum_too_many_operands,
 };
 
 /// A syntax error: a static reason and where in the pattern it is (byte offsets).
@@ -171,24 +196,42 @@ constexpr bool is_identifier_char(char32_t c) {
   return is_ascii_letter(c) || is_ascii_digit(c) || c == '_' || is_unicode_letter(c);
 }
 
+/// string_view::find by index. GCC 12's constant evaluator cannot fold the null checks that
+/// -fsanitize=undefined adds to char_traits::compare when the text is a template parameter object
+/// (a pattern given as `rearrange<"...">`), so the parser never calls the library's find.
+constexpr std::size_t find_text(std::string_view text, std::string_view needle, std::size_t from = 0) {
+  if (needle.size() > text.size()) return std::string_view::npos;
+  for (std::size_t at = from; at + needle.size() <= text.size(); ++at) {
+    std::size_t matched = 0;
+    while (matched < needle.size() && text[at + matched] == needle[matched]) ++matched;
+    if (matched == needle.size()) return at;
+  }
+  return std::string_view::npos;
+}
+constexpr std::size_t find_text(std::string_view text, char needle, std::size_t from = 0) {
+  for (std::size_t at = from; at < text.size(); ++at)
+    if (text[at] == needle) return at;
+  return std::string_view::npos;
+}
+
 /// Counts non-overlapping occurrences of `needle` in `text`.
 constexpr std::size_t count_occurrences(std::string_view text, std::string_view needle) {
   std::size_t count = 0;
-  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + needle.size()))
+  for (std::size_t at = find_text(text, needle); at != std::string_view::npos; at = find_text(text, needle, at + needle.size()))
     ++count;
   return count;
 }
 
 /// ellipsis-rule: dots may appear only as one "..." per side (checked before tokens, as einops does).
 constexpr PatternError check_dots(std::string_view text, std::size_t offset) {
-  const std::size_t first_dot = text.find('.');
+  const std::size_t first_dot = find_text(text, '.');
   if (first_dot == std::string_view::npos) return {};
-  const std::size_t ellipsis = text.find("...");
+  const std::size_t ellipsis = find_text(text, "...");
   if (ellipsis == std::string_view::npos)
     return make_error(PatternErrorKind::dots_outside_ellipsis,
                       "Expression may contain dots only inside ellipsis (...)", offset + first_dot, 1);
   if (count_occurrences(text, "...") != 1 || count_occurrences(text, ".") != 3) {
-    const std::size_t second = text.find('.', ellipsis + 3);
+    const std::size_t second = find_text(text, '.', ellipsis + 3);
     const std::size_t stray = second != std::string_view::npos ? second : first_dot;
     return make_error(PatternErrorKind::ellipsis_repeated,
                       "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor",
@@ -326,6 +369,7 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
   ExpressionBuilder builder{text, offset, options};
   std::size_t token_begin = std::string_view::npos;
   std::size_t bracket_begin = 0;
+  std::size_t bracket_axis_count = 0;  // axes counted when the open bracket was seen
   const auto finish_token = [&](std::size_t end) -> PatternError {
     if (token_begin == std::string_view::npos) return {};
     const std::size_t begin = token_begin;
@@ -340,6 +384,7 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
         return result;
       }
       if (c == '(') {
+        bracket_axis_count = builder.axis_count;
         if (builder.open_group != nullptr) {
           result.error = make_error(PatternErrorKind::nested_brackets,
                                     "Axis composition is one-level (brackets inside brackets not allowed)",
@@ -354,6 +399,12 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
       } else if (c == ')') {
         if (builder.open_group == nullptr) {
           result.error = make_error(PatternErrorKind::unbalanced_close, "Brackets are not balanced", offset + at, 1);
+          return result;
+        }
+        // An empty "()" is a dimension too: it counts, so a side never has more dimensions than the limit.
+        if (builder.axis_count == bracket_axis_count && ++builder.axis_count > kMaxPatternAxes) {
+          result.error = make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
+                                    offset + bracket_begin, at + 1 - bracket_begin);
           return result;
         }
         builder.expression.groups.push_back(static_cast<Group&&>(builder.bracket));
@@ -396,15 +447,15 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
 constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern) {
   using namespace detail::grammar;
   ParseResult<ArrowPattern> result;
-  const std::size_t arrow = pattern.find("->");
+  const std::size_t arrow = find_text(pattern, "->");
   if (arrow == std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs '->' between its two sides",
+    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs an arrow (->) between its two sides",
                               pattern.size(), 0);
     return result;
   }
-  const std::size_t second = pattern.find("->", arrow + 2);
+  const std::size_t second = find_text(pattern, "->", arrow + 2);
   if (second != std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_count, "Pattern may contain '->' only once", second, 2);
+    result.error = make_error(PatternErrorKind::arrow_repeated, "Pattern may contain the arrow (->) only once", second, 2);
     return result;
   }
   result.value.arrow_position = arrow;
@@ -426,6 +477,140 @@ constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern
 /// True when `name` may be given as an axis length (a valid, non-underscore-edged identifier).
 constexpr bool is_valid_axis_name(std::string_view name) {
   return detail::grammar::axis_name_problem(name, false) == nullptr;
+}
+
+/// A pack/unpack pattern such as `"b * c"`: the named axes before and after the one `*`.
+struct PackPattern {
+  std::vector<Axis> before;
+  std::vector<Axis> after;
+  std::size_t star_position = 0;
+  constexpr std::size_t min_rank() const { return before.size() + after.size(); }
+  constexpr bool operator==(const PackPattern&) const = default;
+};
+
+namespace detail::grammar {
+
+/// Python's str.isspace, which str.split() splits on.
+constexpr bool is_python_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/// One whitespace-separated token of a pack pattern: byte range in the pattern.
+struct Token {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+}  // namespace detail::grammar
+
+/// pack-pattern-rule: einops' own mini-grammar for pack and unpack. Tokens are separated by any
+/// whitespace; exactly one is `*`, the others are axis names, each once. No brackets, numbers or
+/// ellipsis. Checks come in einops' order: duplicates (two `*` included), no `*`, invalid names.
+constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) {
+  using namespace detail::grammar;
+  ParseResult<PackPattern> result;
+  std::vector<Token> tokens;
+  std::size_t token_begin = std::string_view::npos;
+  for (std::size_t at = 0; at < pattern.size();) {
+    const CodePoint cp = decode_utf8(pattern, at);
+    const std::size_t step = cp.length == 0 ? 1 : cp.length;  // malformed bytes stay in the token
+    if (cp.length != 0 && is_python_space(cp.value)) {
+      if (token_begin != std::string_view::npos) tokens.push_back(Token{token_begin, at});
+      token_begin = std::string_view::npos;
+    } else if (token_begin == std::string_view::npos) {
+      token_begin = at;
+    }
+    at += step;
+  }
+  if (token_begin != std::string_view::npos) tokens.push_back(Token{token_begin, pattern.size()});
+  const auto text_of = [&](const Token& token) { return pattern.substr(token.begin, token.end - token.begin); };
+  if (tokens.size() > kMaxPatternAxes) {
+    const Token& extra = tokens[kMaxPatternAxes];
+    result.error = make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
+                              extra.begin, extra.end - extra.begin);
+    return result;
+  }
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (text_of(tokens[i]) == text_of(tokens[j])) {
+        result.error = make_error(PatternErrorKind::pack_duplicate_axis, "Duplicates in axes names", tokens[i].begin,
+                                  tokens[i].end - tokens[i].begin);
+        return result;
+      }
+  std::size_t star = tokens.size();
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (text_of(tokens[i]) == "*") star = i;
+  if (star == tokens.size()) {
+    result.error = make_error(PatternErrorKind::pack_missing_star, "No *-axis in pattern", pattern.size(), 0);
+    return result;
+  }
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (i == star) continue;
+    const std::string_view name = text_of(tokens[i]);
+    if (!is_valid_axis_name(name)) {
+      result.error =
+          make_error(PatternErrorKind::pack_invalid_axis, "Invalid axis name", tokens[i].begin, name.size());
+      return result;
+    }
+    (i < star ? result.value.before : result.value.after)
+        .push_back(Axis{AxisKind::named, std::string(name), 0, tokens[i].begin});
+  }
+  result.value.star_position = tokens[star].begin;
+  return result;
+}
+
+/// An einsum pattern `a b, b c -> a c`: one expression per operand and the output.
+struct EinsumPattern {
+  std::vector<Expression> inputs;
+  Expression output;
+  std::size_t arrow_position = 0;
+  constexpr bool operator==(const EinsumPattern&) const = default;
+};
+
+/// einsum-pattern-rule: `operand { "," operand } "->" expression`, exactly one "->". Operands allow
+/// `_` and repeated names (traces, diagonals); the output allows `_` but no repeated name (that is
+/// checked, with the rest of einsum's rules, by check_einsum_pattern in pattern_checks.hpp).
+constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view pattern) {
+  using namespace detail::grammar;
+  ParseResult<EinsumPattern> result;
+  const std::size_t arrow = find_text(pattern, "->");
+  if (arrow == std::string_view::npos) {
+    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs an arrow (->) between its two sides",
+                              pattern.size(), 0);
+    return result;
+  }
+  if (const std::size_t second = find_text(pattern, "->", arrow + 2); second != std::string_view::npos) {
+    result.error = make_error(PatternErrorKind::arrow_repeated, "Pattern may contain the arrow (->) only once", second, 2);
+    return result;
+  }
+  result.value.arrow_position = arrow;
+  const std::string_view left = pattern.substr(0, arrow);
+  for (std::size_t begin = 0;;) {
+    const std::size_t comma = find_text(left, ',', begin);
+    const std::size_t end = comma == std::string_view::npos ? left.size() : comma;
+    if (result.value.inputs.size() == kMaxPatternAxes) {  // bounds the work for a hostile "a,a,a,..."
+      result.error = make_error(PatternErrorKind::einsum_too_many_operands, "Too many operands in einsum (the limit is 64)",
+                                begin, end - begin);
+      return result;
+    }
+    ParseResult<Expression> operand =
+        parse_expression(left.substr(begin, end - begin), begin, ExpressionOptions{true, true});
+    if (!operand.ok()) {
+      result.error = operand.error;
+      return result;
+    }
+    result.value.inputs.push_back(static_cast<Expression&&>(operand.value));
+    if (comma == std::string_view::npos) break;
+    begin = comma + 1;
+  }
+  ParseResult<Expression> output = parse_expression(pattern.substr(arrow + 2), arrow + 2, ExpressionOptions{true, false});
+  if (!output.ok()) {
+    result.error = output.error;
+    return result;
+  }
+  result.value.output = static_cast<Expression&&>(output.value);
+  return result;
 }
 
 }  // namespace einops

@@ -5,6 +5,7 @@
 // repeated call does no parsing and allocates nothing for its plan.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,20 +21,11 @@
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
 #include "einops/pattern.hpp"
+#include "einops/pattern_arg.hpp"
+#include "einops/pattern_checks.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
-
-enum class Operation : std::uint8_t { rearrange, reduce, repeat };
-
-constexpr std::string_view operation_name(Operation operation) {
-  switch (operation) {
-    case Operation::rearrange: return "rearrange";
-    case Operation::reduce: return "reduce";
-    case Operation::repeat: return "repeat";
-  }
-  return "?";
-}
 
 /// Axis lengths given by the caller, the C++ spelling of einops' keyword arguments:
 /// `{{"h2", 2}, {"w2", 2}}`. Order is kept (it is part of the cache key, as in einops).
@@ -41,9 +33,7 @@ class AxisLengths {
  public:
   using Entry = std::pair<std::string, std::int64_t>;
   AxisLengths() = default;
-  AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries) {
-    for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
-  }
+  AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries);  // out of line: less code per call
   explicit AxisLengths(std::vector<Entry> entries) : entries_(std::move(entries)) {}
   explicit AxisLengths(const std::map<std::string, std::int64_t>& entries) : entries_(entries.begin(), entries.end()) {}
 
@@ -93,14 +83,15 @@ struct Plan {
   bool is_pure_view_candidate() const { return reduced_axes.empty() && !has_added_axes(); }
 };
 
-/// Builds a plan without the cache (tests, tools). Throws EinopsError.
+/// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
+/// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
 std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
-                                      std::string_view pattern, std::span<const std::int64_t> shape,
+                                      PatternRef pattern, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths);
 
 /// The cached version: the same plan object for the same full key.
 std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
-                                     std::string_view pattern, std::span<const std::int64_t> shape,
+                                     PatternRef pattern, std::span<const std::int64_t> shape,
                                      const AxisLengths& lengths);
 
 /// Parses and checks a reduction name ("min", ..., "all"; "rearrange" and "repeat" mean none).
@@ -114,6 +105,9 @@ namespace detail {
 Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
                std::span<const std::int64_t> output_strides);
 
+/// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
+std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+
 /// Strides of the output when it can be a view of an input with `input_strides`, else nullopt.
 std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
 
@@ -121,6 +115,9 @@ std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t
 std::size_t plan_cache_size();
 std::size_t plan_cache_capacity();
 void clear_plan_cache();
+/// Entries and capacity of the cache of parsed run-time patterns (same purpose).
+std::size_t pattern_cache_size();
+std::size_t pattern_cache_capacity();
 
 }  // namespace detail
 }  // namespace einops

@@ -24,27 +24,53 @@ using Shape = std::vector<std::int64_t>;
 
 namespace detail {
 
-/// Row-major (C order) strides of `shape`, in elements.
+/// Row-major (C order) strides of `shape`, in elements. Exact for a shape checked_element_count
+/// accepts; for any other (an empty tensor with huge lengths) they wrap, with no undefined
+/// behaviour, and are never followed.
 inline Shape row_major_strides(std::span<const std::int64_t> shape) {
   Shape strides(shape.size());
-  std::int64_t step = 1;
+  std::uint64_t step = 1;
   for (std::size_t i = shape.size(); i-- > 0;) {
-    strides[i] = step;
-    step *= shape[i] > 0 ? shape[i] : 1;
+    strides[i] = static_cast<std::int64_t>(step);
+    step *= static_cast<std::uint64_t>(shape[i] > 0 ? shape[i] : 1);
   }
   return strides;
 }
 
-/// Number of elements, or throws EinopsError when the product does not fit in int64 or a length
-/// is negative.
+/// Number of elements: 0 as soon as a length is 0, so it cannot overflow for an empty tensor
+/// (a non-empty one was checked when it was made).
+inline std::int64_t element_count(std::span<const std::int64_t> shape) {
+  std::uint64_t n = 1;
+  for (std::int64_t length : shape) {
+    if (length == 0) return 0;
+    n *= static_cast<std::uint64_t>(length);
+  }
+  return static_cast<std::int64_t>(n);
+}
+
+/// Number of elements, or throws EinopsError when a length is negative or the product of the
+/// non-zero lengths does not fit in int64 (so that no product of lengths overflows, in any order).
 std::int64_t checked_element_count(std::span<const std::int64_t> shape);
 
+/// Why a tensor of `shape` with elements of `element_size` bytes may not be allocated (its byte
+/// count overflows or exceeds max_allocation_bytes(), limits.hpp), or an empty string.
+std::string allocation_problem(std::span<const std::int64_t> shape, std::size_t element_size);
+
+/// The element count of a tensor about to be allocated; throws EinopsError (with the reason of
+/// allocation_problem) instead of allocating too much.
+std::int64_t checked_allocation_count(std::span<const std::int64_t> shape, std::size_t element_size);
+
+/// Throws EinopsError when some element of a view (shape, strides in elements) lies further
+/// from its first element than a byte offset can express: kernels may then add offsets freely.
+void check_view_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                       std::size_t element_size);
+
 inline bool is_row_major_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
-  std::int64_t step = 1;
+  if (element_count(shape) == 0) return true;
+  std::uint64_t step = 1;  // unsigned: a hostile shape may overflow it, never with undefined behaviour
   for (std::size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] == 0) return true;
-    if (shape[i] != 1 && strides[i] != step) return false;
-    step *= shape[i];
+    if (shape[i] != 1 && static_cast<std::uint64_t>(strides[i]) != step) return false;
+    step *= static_cast<std::uint64_t>(shape[i]);
   }
   return true;
 }
@@ -61,15 +87,16 @@ class TensorView {
   TensorView() = default;
   /// Row-major contiguous memory.
   TensorView(T* data, Shape shape) : data_(data), shape_(std::move(shape)) {
-    detail::checked_element_count(shape_);
+    detail::checked_element_count(shape_);  // before row_major_strides, whose products it checks
     strides_ = detail::row_major_strides(shape_);
+    detail::check_view_extent(shape_, strides_, sizeof(T));
   }
   /// Any strides (in elements), including negative and zero.
   TensorView(T* data, Shape shape, Shape strides) : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
     if (shape_.size() != strides_.size())
       throw EinopsError("TensorView: shape " + detail::format_shape(shape_) + " and strides " +
                         detail::format_shape(strides_) + " have different ranks");
-    detail::checked_element_count(shape_);
+    detail::check_view_extent(shape_, strides_, sizeof(T));
   }
   /// A read-only view of a mutable one.
   template <class U>
@@ -83,11 +110,7 @@ class TensorView {
   std::span<const std::int64_t> strides() const { return strides_; }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const {
-    std::int64_t n = 1;
-    for (std::int64_t length : shape_) n *= length;
-    return n;
-  }
+  std::int64_t size() const { return detail::element_count(shape_); }
   bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
   static constexpr DType dtype() { return dtype_v<T>; }
 
@@ -138,7 +161,7 @@ class Tensor {
   Tensor() : Tensor(Shape{}) {}
   /// Value-initialised (zeros) tensor of the given shape.
   explicit Tensor(Shape shape) : shape_(std::move(shape)) {
-    const std::int64_t count = detail::checked_element_count(shape_);
+    const std::int64_t count = detail::checked_allocation_count(shape_, sizeof(T));
     std::shared_ptr<T[]> owned(new T[static_cast<std::size_t>(count > 0 ? count : 1)]());
     data_ = owned.get();
     storage_ = std::move(owned);
@@ -170,11 +193,7 @@ class Tensor {
   std::span<const std::int64_t> strides() const { return strides_; }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const {
-    std::int64_t n = 1;
-    for (std::int64_t length : shape_) n *= length;
-    return n;
-  }
+  std::int64_t size() const { return detail::element_count(shape_); }
   bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
   static constexpr DType dtype() { return dtype_v<T>; }
   /// The allocation this tensor keeps alive (shared by views of it); empty for aliases of caller memory.
@@ -223,11 +242,7 @@ class AnyTensor {
   std::span<const std::int64_t> shape() const { return shape_; }
   std::span<const std::int64_t> strides() const { return strides_; }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const {
-    std::int64_t n = 1;
-    for (std::int64_t length : shape_) n *= length;
-    return n;
-  }
+  std::int64_t size() const { return detail::element_count(shape_); }
   bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
   const std::shared_ptr<void>& storage() const { return storage_; }
 

@@ -1,160 +1,274 @@
-// Fused permute+reduce: each output element is accumulated over the reduced dimensions straight
-// from the strided input (no transposed intermediate), in one fixed order.
-// Accumulators: floating sums in double; integers and bool in uint64, whose wrap-around gives
-// numpy's int64/uint64 results without signed-overflow UB.
-#include <cmath>
+// Fused permute+reduce: each output element is accumulated straight from the strided input (no
+// transposed intermediate), in one fixed order (see reduce_schedule.hpp for the modes and
+// reduce_ops.hpp for what each reduction computes). This file chooses the mode, splits the work
+// into thread-independent chunks, runs the SIMD kernels or the scalar path, and finishes
+// (mean's division, rounding to 16-bit floats) once per output.
+#include <algorithm>
+#include <array>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
+#include <memory>
 
 #include "einops/detail/kernels.hpp"
-#include "einops/detail/odometer.hpp"
+#include "parallel.hpp"
+#include "reduce_ops.hpp"
+#include "reduce_schedule.hpp"
 
 namespace einops::detail {
 namespace {
 
-template <class T>
-using Accumulator = std::conditional_t<std::is_floating_point_v<T>, double, std::uint64_t>;
+/// Shortest contiguous reduced run worth the vector kernel along the reduction.
+constexpr std::int64_t kMinInnerRun = 8;
+/// Input bytes per threading chunk, and per piece of a reduction split for few outputs.
+constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
+constexpr std::int64_t kPieceBytes = std::int64_t{1} << 20;
+/// Elements summed one after another in the scalar path before joining the pairwise cascade.
+constexpr std::int64_t kScalarBlock = 64;
 
-/// The reduction as init / step / finish; `Out` is numpy's result type.
+std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
+
+/// The scalar path: one output over all reduced loops (outermost first), in order.
 template <Reduction R, class T>
-struct ReduceOp;
-
-template <class T>
-struct ReduceOp<Reduction::sum, T> {
-  using Acc = Accumulator<T>;
-  using Out = std::conditional_t<std::is_floating_point_v<T>, T,
-                                 std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                                    std::uint64_t, std::int64_t>>;
-  static Acc init(T) { return Acc{0}; }
-  static Acc step(Acc acc, T x) { return acc + static_cast<Acc>(x); }
-  static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
-};
-
-template <class T>
-struct ReduceOp<Reduction::prod, T> {
-  using Acc = Accumulator<T>;
-  using Out = typename ReduceOp<Reduction::sum, T>::Out;
-  static Acc init(T) { return Acc{1}; }
-  static Acc step(Acc acc, T x) { return acc * static_cast<Acc>(x); }
-  static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
-};
-
-template <class T>
-struct ReduceOp<Reduction::mean, T> {
-  using Acc = double;
-  using Out = T;
-  static Acc init(T) { return 0.0; }
-  static Acc step(Acc acc, T x) { return acc + static_cast<double>(x); }
-  static Out finish(Acc acc, std::int64_t count) {
-    return static_cast<Out>(count == 0 ? std::numeric_limits<double>::quiet_NaN() : acc / static_cast<double>(count));
-  }
-};
-
-template <class T>
-struct ReduceOp<Reduction::min, T> {
-  using Acc = T;
-  using Out = T;
-  static Acc init(T first) { return first; }
-  static Acc step(Acc acc, T x) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(acc)) return acc;  // NaN propagates, as in numpy
-      return (x < acc || std::isnan(x)) ? x : acc;
-    } else {
-      return x < acc ? x : acc;
-    }
-  }
-  static Out finish(Acc acc, std::int64_t) { return acc; }
-};
-
-template <class T>
-struct ReduceOp<Reduction::max, T> {
-  using Acc = T;
-  using Out = T;
-  static Acc init(T first) { return first; }
-  static Acc step(Acc acc, T x) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(acc)) return acc;
-      return (x > acc || std::isnan(x)) ? x : acc;
-    } else {
-      return x > acc ? x : acc;
-    }
-  }
-  static Out finish(Acc acc, std::int64_t) { return acc; }
-};
-
-template <class T>
-struct ReduceOp<Reduction::any, T> {
-  using Acc = bool;
-  using Out = bool;
-  static Acc init(T) { return false; }
-  static Acc step(Acc acc, T x) { return acc || x != T(0); }
-  static Out finish(Acc acc, std::int64_t) { return acc; }
-};
-
-template <class T>
-struct ReduceOp<Reduction::all, T> {
-  using Acc = bool;
-  using Out = bool;
-  static Acc init(T) { return true; }
-  static Acc step(Acc acc, T x) { return acc && x != T(0); }
-  static Out finish(Acc acc, std::int64_t) { return acc; }
-};
-
-template <Reduction R, class T>
-void reduce_typed(const T* in, void* out_raw, const Walk& walk) {
+typename ReduceOp<R, T>::Acc scalar_reduce(const T* base, const Loop* loops, int rank) {
   using Op = ReduceOp<R, T>;
+  using Acc = typename Op::Acc;
+  if (rank == 0) return Op::convert(*base);
+  const int last = rank - 1;
+  const std::int64_t run = loops[last].extent;
+  const std::int64_t step = loops[last].in_stride;
+  Acc acc = Op::identity();
+  Cascade<Acc, Op> cascade;
+  std::int64_t in_block = 0;
+  std::int64_t index[kMaxRank] = {};
+  std::int64_t offset = 0;
+  for (;;) {
+    const T* p = base + offset;
+    for (std::int64_t i = 0; i < run; ++i) {
+      acc = Op::combine(acc, Op::convert(p[i * step]));
+      if constexpr (Op::pairwise) {
+        if (++in_block == kScalarBlock) {
+          cascade.push(acc);
+          acc = Op::identity();
+          in_block = 0;
+        }
+      }
+    }
+    int d = last - 1;
+    for (; d >= 0; --d) {
+      offset += loops[d].in_stride;
+      if (++index[d] < loops[d].extent) break;
+      offset -= loops[d].in_stride * loops[d].extent;
+      index[d] = 0;
+    }
+    if (d < 0) break;
+  }
+  if constexpr (Op::pairwise) {
+    cascade.push(acc);
+    return cascade.total(Op::identity());
+  }
+  return acc;
+}
+
+template <Reduction R, class T>
+void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
+  using Op = ReduceOp<R, T>;
+  using Acc = typename Op::Acc;
   using Out = typename Op::Out;
   Out* out = static_cast<Out*>(out_raw);
-  if (walk.output_count() == 0) return;
-  const std::int64_t count = walk.reduced_count();
-  const int inner = walk.reduced_rank - 1;
-  const auto reduce_one = [&](const T* base) -> Out {
-    if (count == 0) return Op::finish(Op::init(T{}), 0);
-    typename Op::Acc acc = Op::init(*base);
-    if (walk.reduced_rank == 0) return Op::finish(Op::step(acc, *base), 1);
-    const std::int64_t length = walk.reduced_extent[inner];
-    const std::int64_t step = walk.reduced_stride[inner];
-    for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
-                 [&](std::int64_t offset, std::int64_t) {
-                   const T* run = base + offset;
-                   for (std::int64_t i = 0; i < length; ++i) acc = Op::step(acc, run[i * step]);
-                 });
-    return Op::finish(acc, count);
+  if (s.outputs == 0) return;
+
+  const bool lanes_loop = s.mode == ReduceMode::outer;
+  const int row_loops = lanes_loop ? s.out_rank - 1 : s.out_rank;
+  const Loop lanes = lanes_loop ? s.out_loops[static_cast<std::size_t>(s.out_rank - 1)] : Loop{1, 0, 0};
+  const std::int64_t rows = s.outputs / lanes.extent;
+  const FloatReduceKernel kernel = s.mode == ReduceMode::scalar ? nullptr : float_reduce_kernel(s.mode);
+
+  // Input and output offsets of a row (division per loop: once per chunk or task).
+  const auto row_offsets = [&](std::int64_t row, std::int64_t* index, std::int64_t& in_offset, std::int64_t& out_offset) {
+    in_offset = out_offset = 0;
+    for (int d = row_loops - 1; d >= 0; --d) {
+      const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
+      index[d] = row % loop.extent;
+      row /= loop.extent;
+      in_offset += index[d] * loop.in_stride;
+      out_offset += index[d] * loop.out_stride;
+    }
   };
-  if (walk.rank == 0) {
-    *out = reduce_one(in);
+  // Accumulates one piece of lanes [first, first + count) of one row into `target`.
+  const auto reduce_piece = [&](std::int64_t in_offset, std::int64_t piece, std::int64_t first, std::int64_t count,
+                                Acc* target) {
+    std::array<Loop, kMaxRank> loops = s.red_loops;
+    const T* base = in + in_offset + first * lanes.in_stride;
+    if (s.pieces > 1) {
+      const std::int64_t start = piece * s.piece_extent;
+      base += start * s.red_loops[0].in_stride;
+      loops[0].extent = std::min(s.piece_extent, s.red_loops[0].extent - start);
+    }
+    if (s.reduced == 0) {
+      std::fill(target, target + count, Op::identity());
+    } else if (kernel != nullptr) {
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops.data(), s.red_rank, target});
+    } else {
+      for (std::int64_t l = 0; l < count; ++l)
+        target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops.data(), s.red_rank);
+    }
+  };
+  // Combines the pieces of lanes [first, first + count) in order (pairwise for sums), finishes,
+  // writes. Piece p of lane l is partial[p * piece_stride + l].
+  const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t out_offset, std::int64_t first,
+                          std::int64_t count) {
+    for (std::int64_t l = 0; l < count; ++l) {
+      Acc value = partial[l];
+      if (s.pieces > 1) {
+        if constexpr (Op::pairwise) {
+          Cascade<Acc, Op> cascade;
+          for (std::int64_t piece = 0; piece < s.pieces; ++piece) cascade.push(partial[piece * piece_stride + l]);
+          value = cascade.total(Op::identity());
+        } else {
+          for (std::int64_t piece = 1; piece < s.pieces; ++piece) value = Op::combine(value, partial[piece * piece_stride + l]);
+        }
+      }
+      Out result = Op::finish(value, s.reduced);
+      if constexpr (R == Reduction::min || R == Reduction::max) {
+        if (s.reduced == 0) result = Out{};  // nothing to compare: zero, as before
+      }
+      out[out_offset + (first + l) * lanes.out_stride] = result;
+    }
+  };
+
+  const std::int64_t bytes = s.outputs * std::max<std::int64_t>(s.reduced, 1) * static_cast<std::int64_t>(sizeof(T));
+  const bool use_threads = bytes >= kParallelMinBytes;
+  if (s.mode == ReduceMode::outer) {
+    // Tasks: (row, chunk of lanes); each chunk of lanes is one kernel call.
+    const std::int64_t lane_chunks = (lanes.extent + s.lane_chunk - 1) / s.lane_chunk;
+    parallel_for(rows * lane_chunks, 1, use_threads, [&](std::int64_t begin, std::int64_t end) {
+      const std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(s.lane_chunk)]);
+      for (std::int64_t task = begin; task < end; ++task) {
+        std::int64_t index[kMaxRank] = {};
+        std::int64_t in_offset = 0, out_offset = 0;
+        row_offsets(task / lane_chunks, index, in_offset, out_offset);
+        const std::int64_t first = task % lane_chunks * s.lane_chunk;
+        const std::int64_t count = std::min(s.lane_chunk, lanes.extent - first);
+        reduce_piece(in_offset, 0, first, count, partial.get());
+        finish(partial.get(), 0, out_offset, first, count);
+      }
+    });
     return;
   }
-  const int last = walk.rank - 1;
-  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride,
-               [&](std::int64_t in_offset, std::int64_t out_offset) {
-                 for (std::int64_t i = 0; i < walk.extent[last]; ++i)
-                   out[out_offset + i * walk.out_stride[last]] = reduce_one(in + in_offset + i * walk.in_stride[last]);
-               });
+  if (s.pieces == 1) {
+    parallel_for(rows, s.output_chunk, use_threads, [&](std::int64_t begin, std::int64_t end) {
+      Acc partial[1];
+      std::int64_t index[kMaxRank] = {};
+      std::int64_t in_offset = 0, out_offset = 0;
+      row_offsets(begin, index, in_offset, out_offset);
+      for (std::int64_t row = begin; row < end; ++row) {
+        reduce_piece(in_offset, 0, 0, 1, partial);
+        finish(partial, 0, out_offset, 0, 1);
+        for (int d = row_loops - 1; d >= 0; --d) {  // next row: odometer
+          const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
+          in_offset += loop.in_stride;
+          out_offset += loop.out_stride;
+          if (++index[d] < loop.extent) break;
+          in_offset -= loop.in_stride * loop.extent;
+          out_offset -= loop.out_stride * loop.extent;
+          index[d] = 0;
+        }
+      }
+    });
+    return;
+  }
+  // Few rows, much to reduce: every (row, piece) is a task; partial results are combined
+  // afterwards, in order.
+  const std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(rows * s.pieces)]);
+  parallel_for(rows * s.pieces, 1, use_threads, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t task = begin; task < end; ++task) {
+      std::int64_t index[kMaxRank] = {};
+      std::int64_t in_offset = 0, out_offset = 0;
+      row_offsets(task / s.pieces, index, in_offset, out_offset);
+      reduce_piece(in_offset, task % s.pieces, 0, 1, partial.get() + task);
+    }
+  });
+  for (std::int64_t row = 0; row < rows; ++row) {
+    std::int64_t index[kMaxRank] = {};
+    std::int64_t in_offset = 0, out_offset = 0;
+    row_offsets(row, index, in_offset, out_offset);
+    finish(partial.get() + row * s.pieces, 1, out_offset, 0, 1);
+  }
 }
 
 template <class T>
-void reduce_dispatch(Reduction reduction, const T* in, void* out, const Walk& walk) {
-  switch (reduction) {
-    case Reduction::min: return reduce_typed<Reduction::min>(in, out, walk);
-    case Reduction::max: return reduce_typed<Reduction::max>(in, out, walk);
-    case Reduction::sum: return reduce_typed<Reduction::sum>(in, out, walk);
-    case Reduction::prod: return reduce_typed<Reduction::prod>(in, out, walk);
-    case Reduction::any: return reduce_typed<Reduction::any>(in, out, walk);
-    case Reduction::all: return reduce_typed<Reduction::all>(in, out, walk);
+void reduce_dispatch(const ReduceSchedule& s, const T* in, void* out) {
+  switch (s.reduction) {
+    case Reduction::min: return run_reduce<Reduction::min>(s, in, out);
+    case Reduction::max: return run_reduce<Reduction::max>(s, in, out);
+    case Reduction::sum: return run_reduce<Reduction::sum>(s, in, out);
+    case Reduction::prod: return run_reduce<Reduction::prod>(s, in, out);
+    case Reduction::any: return run_reduce<Reduction::any>(s, in, out);
+    case Reduction::all: return run_reduce<Reduction::all>(s, in, out);
     case Reduction::mean:
-      if constexpr (std::is_floating_point_v<T>) return reduce_typed<Reduction::mean>(in, out, walk);
+      if constexpr (is_floating_element_v<T>) return run_reduce<Reduction::mean>(s, in, out);
       return;  // refused before reaching the kernel
   }
 }
 
 }  // namespace
 
+ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk) {
+  ReduceSchedule s;
+  s.type = type;
+  s.reduction = reduction;
+  for (int i = 0; i < walk.rank; ++i) {
+    s.outputs *= walk.extent[i];
+    if (walk.extent[i] != 1)
+      s.out_loops[static_cast<std::size_t>(s.out_rank++)] = Loop{walk.extent[i], walk.in_stride[i], walk.out_stride[i]};
+  }
+  for (int i = 0; i < walk.reduced_rank; ++i) {
+    s.reduced *= walk.reduced_extent[i];
+    if (walk.reduced_extent[i] != 1)
+      s.red_loops[static_cast<std::size_t>(s.red_rank++)] = Loop{walk.reduced_extent[i], walk.reduced_stride[i], 0};
+  }
+  // The fixed summation order: reduced loops by decreasing stride (memory order).
+  std::stable_sort(s.red_loops.begin(), s.red_loops.begin() + s.red_rank, [](const Loop& a, const Loop& b) {
+    return magnitude(a.in_stride) > magnitude(b.in_stride);
+  });
+
+  const bool vector_reduction =
+      is_floating(type) && reduction != Reduction::any && reduction != Reduction::all && s.reduced > 0;
+  if (vector_reduction && s.red_rank > 0 && s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == 1 &&
+      s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].extent >= kMinInnerRun) {
+    s.mode = ReduceMode::inner;
+  } else if (vector_reduction && s.red_rank > 0) {
+    for (int d = 0; d < s.out_rank; ++d)
+      if (s.out_loops[static_cast<std::size_t>(d)].in_stride == 1) {
+        std::rotate(s.out_loops.begin() + d, s.out_loops.begin() + d + 1, s.out_loops.begin() + s.out_rank);
+        s.mode = ReduceMode::outer;
+        break;
+      }
+  }
+
+  // Threading: chunks of outputs (inner, scalar) or of lanes (outer), of about kChunkBytes input.
+  const auto element = static_cast<std::int64_t>(dtype_size(type));
+  const std::int64_t output_bytes = std::max<std::int64_t>(s.reduced, 1) * element;
+  if (s.mode == ReduceMode::outer) {
+    constexpr std::int64_t kLaneTile = 1024;  // the kernel's tile: chunks are whole tiles
+    s.lane_chunk = std::max<std::int64_t>(1, kChunkBytes / output_bytes / kLaneTile) * kLaneTile;
+    return s;
+  }
+  s.output_chunk = std::max<std::int64_t>(1, kChunkBytes / output_bytes);
+  // Few outputs, much to reduce: cut the outermost reduced loop into fixed pieces as well.
+  if (s.red_rank > 0 && s.outputs < 8 && output_bytes >= 4 * kPieceBytes) {
+    const Loop& first = s.red_loops[0];
+    const std::int64_t inner_bytes = output_bytes / first.extent;
+    s.piece_extent = std::max<std::int64_t>(1, kPieceBytes / std::max<std::int64_t>(inner_bytes, 1));
+    s.pieces = (first.extent + s.piece_extent - 1) / s.piece_extent;
+  }
+  return s;
+}
+
 void reduce_strided(DType in_type, Reduction reduction, const void* in, void* out, const Walk& walk) {
+  const ReduceSchedule schedule = make_reduce_schedule(in_type, reduction, walk);
   visit_dtype(in_type, [&](auto tag) {
     using T = decltype(tag);
-    reduce_dispatch(reduction, static_cast<const T*>(in), out, walk);
+    reduce_dispatch(schedule, static_cast<const T*>(in), out);
   });
 }
 

@@ -35,5 +35,18 @@ std::vector<std::string> backend_names();
 
 /// rearrange, reduce, repeat (single tensor or list input) on einops::AnyTensor.
 void register_builtin_reshape_ops(OpTable& ops);
+/// pack and unpack (a list of parts, each a view of the input).
+void register_builtin_pack_ops(OpTable& ops);
+/// parse_shape (a name -> length mapping in pattern order).
+void register_builtin_shape_ops(OpTable& ops);
+/// einsum (any number of operands).
+void register_builtin_einsum_ops(OpTable& ops);
+
+// ---- adapter backends (built when their package is found) ------------------------------------
+
+/// Every op but einmix on Eigen::Tensors, in both layouts (eigen_ops.cpp).
+void register_eigen_ops(OpTable& ops);
+/// Every op but einmix on xt::xarray, in both layouts (xtensor_ops.cpp).
+void register_xtensor_ops(OpTable& ops);
 
 }  // namespace conformance

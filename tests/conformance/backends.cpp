@@ -3,13 +3,44 @@
 #include "backend.hpp"
 
 namespace conformance {
+
+#ifdef EINOPS_CONFORMANCE_TORCH
+/// Every op, einmix included, on torch tensors (torch_ops.cpp).
+void register_torch_ops(OpTable& ops);
+#endif
+
 namespace {
 
 Backend make_builtin() {
   Backend backend{"builtin", {}};
   register_builtin_reshape_ops(backend.ops);
+  register_builtin_pack_ops(backend.ops);
+  register_builtin_shape_ops(backend.ops);
+  register_builtin_einsum_ops(backend.ops);
   return backend;
 }
+
+#ifdef EINOPS_CONFORMANCE_EIGEN
+Backend make_eigen() {
+  Backend backend{"eigen", {}};
+  register_eigen_ops(backend.ops);
+  return backend;
+}
+#endif
+#ifdef EINOPS_CONFORMANCE_TORCH
+Backend make_torch() {
+  Backend backend{"torch", {}};
+  register_torch_ops(backend.ops);
+  return backend;
+}
+#endif
+#ifdef EINOPS_CONFORMANCE_XTENSOR
+Backend make_xtensor() {
+  Backend backend{"xtensor", {}};
+  register_xtensor_ops(backend.ops);
+  return backend;
+}
+#endif
 
 struct Factory {
   const char* name;
@@ -18,6 +49,15 @@ struct Factory {
 // Later backends (torch, eigen, xtensor) add a line here, guarded by their build option.
 constexpr Factory factories[] = {
     {"builtin", &make_builtin},
+#ifdef EINOPS_CONFORMANCE_EIGEN
+    {"eigen", &make_eigen},
+#endif
+#ifdef EINOPS_CONFORMANCE_XTENSOR
+    {"xtensor", &make_xtensor},
+#endif
+#ifdef EINOPS_CONFORMANCE_TORCH
+    {"torch", &make_torch},
+#endif
 };
 
 }  // namespace

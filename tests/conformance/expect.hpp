@@ -1,9 +1,11 @@
-// Running one library call against a case's expectation: an array result, or an EinopsError.
+// Running one library call against a case's expectation: a result, or an EinopsError.
 // Shared by every op runner so that all of them judge exceptions the same way.
 #pragma once
 
 #include <exception>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <utility>
 
@@ -15,19 +17,20 @@
 
 namespace conformance {
 
-/// `call()` returns the result as an einops::AnyTensor. Error cases must throw EinopsError:
-/// any other exception, or none, is a failure. Quirk entries may change what is expected.
-template <class Call>
-Outcome expect_array(const Case& c, Call&& call, ValueMatch match) {
+/// `call()` returns the library's result; `check(result)` returns why it does not match the
+/// case's expectation (empty when it does). Error cases must throw EinopsError: any other
+/// exception, or none, is a failure. Quirk entries may change what is expected.
+template <class Call, class Check>
+Outcome expect_result(const Case& c, Call&& call, Check&& check) {
   bool want_error = c.expects_error();
   bool check_values = true;
   if (const Quirk* quirk = find_quirk(c)) {
     want_error = quirk->expect == Quirk::Expect::einops_error;
     check_values = false;
   }
-  einops::AnyTensor result;
+  std::optional<std::invoke_result_t<Call&>> result;
   try {
-    result = call();
+    result.emplace(call());
   } catch (const einops::EinopsError& e) {
     if (want_error) return Outcome::pass();
     return Outcome::fail(std::string("unexpected EinopsError: ") + e.what());
@@ -40,11 +43,18 @@ Outcome expect_array(const Case& c, Call&& call, ValueMatch match) {
   if (!check_values) return Outcome::pass();
   std::string why;
   try {
-    why = check_array(c.expect(), result, match);
+    why = check(*result);
   } catch (const std::exception& e) {  // a corpus field of the wrong type
     return Outcome::fail(std::string("malformed expectation: ") + e.what());
   }
   return why.empty() ? Outcome::pass() : Outcome::fail(std::move(why));
+}
+
+/// `call()` returns the result as an einops::AnyTensor, compared with the case's array expectation.
+template <class Call>
+Outcome expect_array(const Case& c, Call&& call, ValueMatch match) {
+  return expect_result(c, std::forward<Call>(call),
+                       [&](const einops::AnyTensor& result) { return check_array(c.expect(), result, match); });
 }
 
 }  // namespace conformance

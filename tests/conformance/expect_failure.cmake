@@ -1,5 +1,9 @@
-# Runs RUNNER on CORPUS and requires a non-zero exit status and the last line EXPECTED_SUMMARY.
-execute_process(COMMAND "${RUNNER}" --backend builtin --verbose --corpus "${CORPUS}"
+# Runs RUNNER on CORPUS (with BACKEND, builtin by default) and requires a non-zero exit status
+# and the last line EXPECTED_SUMMARY.
+if(NOT DEFINED BACKEND)
+  set(BACKEND builtin)
+endif()
+execute_process(COMMAND "${RUNNER}" --backend "${BACKEND}" --verbose --corpus "${CORPUS}"
                 RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
 message("${output}${errors}")
 if(NOT status MATCHES "^[0-9]+$" OR status EQUAL 0 OR status EQUAL 2)

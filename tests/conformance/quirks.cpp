@@ -6,10 +6,15 @@
 namespace conformance {
 namespace {
 
-// None today for rearrange/reduce/repeat: on every quirk einops has there, we match einops.
-// Add entries here (with the reason) when an operation deliberately departs from einops.
+// None for rearrange/reduce/repeat: on every quirk einops has there, we match einops.
+// Add entries here (with the reason) when an operation deliberately departs from einops;
+// docs/differences.md lists each one.
 const std::vector<Quirk>& quirk_table() {
-  static const std::vector<Quirk> table = {};
+  static const std::vector<Quirk> table = {
+      {"unpack", "overlapping slices", Quirk::Expect::einops_error,
+       "packed shapes whose -1 would stand for a negative length: einops slices x[a:b] with b < a and "
+       "returns parts that overlap; this library refuses the request"},
+  };
   return table;
 }
 

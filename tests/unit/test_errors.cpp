@@ -65,7 +65,7 @@ TEST(ErrorMessages, ShapeErrorNamesEverything) {
 }
 
 TEST(ErrorMessages, ReduceNamesTheReduction) {
-  const std::string message = message_of([] { (void)einops::reduce(x234, "a b c -> a b c d", "max"); });
+  const std::string message = message_of([] { (void)einops::reduce(x234, einops::runtime("a b c -> a b c d"), "max"); });
   EXPECT_NE(message.find("max-reduction"), std::string::npos) << message;
   EXPECT_NE(message.find("(2, 3, 4)"), std::string::npos) << message;
   EXPECT_NE(message.find("Unexpected identifiers on the right side of reduce"), std::string::npos) << message;
@@ -114,7 +114,7 @@ TEST(ErrorMessages, CaretCountsCodePointsNotBytes) {
 TEST(ErrorMessages, MissingArrowCaretAtEnd) {
   const std::string pattern = "a b c";
   const std::string message = message_of([&] { (void)einops::rearrange(x234, pattern); });
-  EXPECT_NE(message.find("Pattern needs '->' between its two sides"), std::string::npos) << message;
+  EXPECT_NE(message.find("Pattern needs an arrow (->) between its two sides"), std::string::npos) << message;
   const CaretCheck caret = find_caret(message, pattern);
   ASSERT_TRUE(caret.found) << message;
   EXPECT_EQ(caret.caret_column - caret.pattern_column, pattern.size()) << message;
@@ -154,7 +154,7 @@ TEST(ErrorMessages, FormatShape) {
 }
 
 TEST(ErrorMessages, EinopsErrorIsInvalidArgument) {
-  EXPECT_THROW((void)einops::rearrange(x234, "a b c -> a b"), std::invalid_argument);
+  EXPECT_THROW((void)einops::rearrange(x234, einops::runtime("a b c -> a b")), std::invalid_argument);
 }
 
 }  // namespace

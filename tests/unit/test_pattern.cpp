@@ -48,7 +48,7 @@ static_assert(first_anonymous_length("a (b 17)") == 17);
 static_assert(first_anonymous_length("4611686018427387904") == (std::int64_t{1} << 62));
 static_assert(error_kind("a b -> a b") == PatternErrorKind::none);
 static_assert(error_kind("a b") == PatternErrorKind::arrow_count);
-static_assert(error_kind("a -> b -> c") == PatternErrorKind::arrow_count);
+static_assert(error_kind("a -> b -> c") == PatternErrorKind::arrow_repeated);
 static_assert(error_kind("a -> a a") == PatternErrorKind::duplicate_axis);
 static_assert(error_position("a -> a a") == 7);
 static_assert(error_kind("(a (b)) -> a b") == PatternErrorKind::nested_brackets);
@@ -323,13 +323,13 @@ TEST(PatternArrow, Sides) {
 TEST(PatternArrow, MissingOrRepeated) {
   const auto missing = parse_arrow_pattern("a b");
   EXPECT_EQ(missing.error.kind, PatternErrorKind::arrow_count);
-  EXPECT_EQ(std::string_view(missing.error.reason), "Pattern needs '->' between its two sides");
+  EXPECT_EQ(std::string_view(missing.error.reason), "Pattern needs an arrow (->) between its two sides");
   EXPECT_EQ(missing.error.position, 3u);
   EXPECT_EQ(missing.error.length, 0u);
 
   const auto twice = parse_arrow_pattern("a -> b -> c");
-  EXPECT_EQ(twice.error.kind, PatternErrorKind::arrow_count);
-  EXPECT_EQ(std::string_view(twice.error.reason), "Pattern may contain '->' only once");
+  EXPECT_EQ(twice.error.kind, PatternErrorKind::arrow_repeated);
+  EXPECT_EQ(std::string_view(twice.error.reason), "Pattern may contain the arrow (->) only once");
   EXPECT_EQ(twice.error.position, 7u);
   EXPECT_EQ(twice.error.length, 2u);
 

@@ -94,8 +94,8 @@ TEST(Plan, Divisibility) {
 }
 
 TEST(Plan, LengthErrors) {
-  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"z", 2}}, "Axis z is not used in transform");
-  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"a", 2}, {"a", 2}}, "Axis a is given a length twice");
+  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"z", 2}}, "Axis is not used in transform: 'z'");
+  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"a", 2}, {"a", 2}}, "Axis length is given twice: 'a'");
   expect_plan_error(Operation::rearrange, "(a b) -> b a", {4}, {{"a", -2}}, "negative length (-2)");
   expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"_a", 2}}, "Invalid name for an axis: '_a'");
   expect_plan_error(Operation::rearrange, "a b -> b a", {2, -3}, {}, "negative length");

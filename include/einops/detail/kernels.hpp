@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
@@ -16,5 +19,14 @@ void copy_strided(std::size_t element_size, const void* in, void* out, const Wal
 /// out[o] = reduction over the reduced dimensions of in[o, ...]. `out` holds
 /// reduction_result_dtype(reduction, in_type). Mean of a non-floating type is refused by the caller.
 void reduce_strided(DType in_type, Reduction reduction, const void* in, void* out, const Walk& walk);
+
+/// The instruction sets the kernels were compiled for that this CPU runs, best first: "AVX3"
+/// (AVX-512), "AVX2", "SSE4", "SCALAR". The best is chosen at run time, once per kernel call.
+std::vector<std::string> simd_targets();
+/// The one the kernels use now.
+std::string simd_target();
+/// Makes the kernels use `name` (one of simd_targets()) until called with "", which restores the
+/// automatic choice. For tests and benchmarks; not while kernels run on other threads.
+void force_simd_target(std::string_view name);
 
 }  // namespace einops::detail

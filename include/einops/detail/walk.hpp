@@ -51,8 +51,8 @@ struct Walk {
     int kept = 0;
     for (int i = 0; i < rank; ++i) {
       if (extent[i] == 1) continue;
-      if (kept > 0 && in_stride[kept - 1] == in_stride[i] * extent[i] &&
-          out_stride[kept - 1] == out_stride[i] * extent[i]) {
+      if (kept > 0 && continues(in_stride[kept - 1], in_stride[i], extent[i]) &&
+          continues(out_stride[kept - 1], out_stride[i], extent[i])) {
         extent[kept - 1] *= extent[i];
         in_stride[kept - 1] = in_stride[i];
         out_stride[kept - 1] = out_stride[i];
@@ -75,7 +75,7 @@ struct Walk {
     kept = 0;
     for (int i = 0; i < reduced_rank; ++i) {
       if (reduced_extent[i] == 1) continue;
-      if (kept > 0 && reduced_stride[kept - 1] == reduced_stride[i] * reduced_extent[i]) {
+      if (kept > 0 && continues(reduced_stride[kept - 1], reduced_stride[i], reduced_extent[i])) {
         reduced_extent[kept - 1] *= reduced_extent[i];
         reduced_stride[kept - 1] = reduced_stride[i];
         continue;
@@ -88,7 +88,14 @@ struct Walk {
   }
 
  private:
-  static std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
+  static std::uint64_t magnitude(std::int64_t x) {  // unsigned: defined for INT64_MIN too
+    return x < 0 ? 0 - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
+  }
+  /// outer == inner * extent, false when the product overflows (no real walk has such strides).
+  static bool continues(std::int64_t outer, std::int64_t inner, std::int64_t extent) {
+    std::int64_t product = 0;
+    return !__builtin_mul_overflow(inner, extent, &product) && outer == product;
+  }
 };
 
 }  // namespace einops::detail

@@ -1,0 +1,48 @@
+#include "buffers.hpp"
+
+namespace bench {
+
+einops::AnyTensor make_input(const Case& c) {
+  einops::AnyTensor x(c.dtype, c.input_shape);
+  einops::visit_dtype(c.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* data = static_cast<T*>(x.data());
+    for (std::int64_t i = 0; i < x.size(); ++i) {
+      const auto value = static_cast<std::int64_t>((i * 37 + 11) % 101) - 50;
+      if constexpr (std::is_same_v<T, bool>)
+        data[i] = value > 0;
+      else
+        data[i] = static_cast<T>(value);
+    }
+  });
+  return x;
+}
+
+einops::AnyTensor make_output(const Case& c) {
+  const einops::DType dtype = c.kind == Kind::reduce && c.reduction == "sum" && !einops::is_floating(c.dtype)
+                                  ? einops::reduction_result_dtype(einops::Reduction::sum, c.dtype)
+                                  : c.dtype;
+  einops::Shape shape;
+  switch (c.kind) {
+    case Kind::permute:
+      for (std::int64_t axis : c.permutation) shape.push_back(c.view[static_cast<std::size_t>(axis)]);
+      break;
+    case Kind::repeat: shape = c.expand; break;
+    case Kind::reduce:
+      for (std::size_t i = 0; i < c.view.size(); ++i)
+        if (std::find(c.axes.begin(), c.axes.end(), static_cast<std::int64_t>(i)) == c.axes.end())
+          shape.push_back(c.view[i]);
+      break;
+  }
+  // The einops result shape: elementary axes grouped as the pattern's output.
+  einops::AnyTensor tensor(dtype, shape);
+  const auto plan = einops::get_plan(
+      c.kind == Kind::permute ? einops::Operation::rearrange
+                              : (c.kind == Kind::repeat ? einops::Operation::repeat : einops::Operation::reduce),
+      c.kind == Kind::reduce ? std::optional<std::string_view>(c.reduction) : std::nullopt, c.pattern, c.input_shape,
+      c.axis_lengths());
+  return einops::AnyTensor(dtype, tensor.storage(), tensor.data(), plan->output_shape,
+                           einops::detail::row_major_strides(plan->output_shape));
+}
+
+}  // namespace bench

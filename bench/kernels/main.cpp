@@ -1,0 +1,141 @@
+// Kernel benchmarks: every case of cases.cpp with einops (into preallocated outputs), the
+// reference pass (memcpy of the output's bytes, or a read of the input), and LibTorch and Eigen
+// where they were found; at 1 and 2 threads. scripts/bench turns the JSON output into a table.
+//
+// Benchmark names: "<implementation>|<case label>|<dtype>|<threads>".
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <einops/einops.hpp>
+
+#include "baselines.hpp"
+#include "buffers.hpp"
+#include "cases.hpp"
+#include "kernels/parallel.hpp"
+
+namespace bench {
+namespace {
+
+/// Splits [0, bytes) into one piece per thread and runs `pass(begin, end)` on each, on the
+/// same thread pool the einops kernels use.
+template <class Pass>
+void split_pass(std::int64_t bytes, int threads, Pass pass) {
+  const std::int64_t piece = (bytes / threads + 63) / 64 * 64;
+  einops::detail::parallel_for(bytes, piece, threads > 1, [&](std::int64_t begin, std::int64_t end) { pass(begin, end); });
+}
+
+/// Reads every byte once: 64-bit integer sums in four independent vector accumulators.
+std::uint64_t read_pass(const std::byte* data, std::int64_t begin, std::int64_t end) {
+  using Words = std::uint64_t __attribute__((vector_size(32)));
+  Words a{}, b{}, c{}, d{};
+  std::int64_t i = begin;
+  for (; i + 128 <= end; i += 128) {
+    Words w[4];
+    std::memcpy(w, data + i, sizeof(w));
+    a += w[0];
+    b += w[1];
+    c += w[2];
+    d += w[3];
+  }
+  Words total = a + b + c + d;
+  std::uint64_t sum = total[0] + total[1] + total[2] + total[3];
+  for (; i < end; ++i) sum += static_cast<std::uint64_t>(data[i]);
+  return sum;
+}
+
+void reference(benchmark::State& state, const Case& c, int threads) {
+  einops::set_num_threads(threads);
+  const std::int64_t bytes = c.reference_bytes();
+  Buffer source(bytes), target(bytes);
+  source.fill_pattern();
+  target.fill_pattern();
+  for (auto _ : state) {
+    if (c.kind == Kind::reduce) {
+      std::uint64_t sums[2] = {0, 0};
+      split_pass(bytes, threads, [&](std::int64_t begin, std::int64_t end) {
+        sums[begin == 0 ? 0 : 1] += read_pass(source.data(), begin, end);
+      });
+      benchmark::DoNotOptimize(sums);
+    } else {
+      split_pass(bytes, threads, [&](std::int64_t begin, std::int64_t end) {
+        std::memcpy(target.data() + begin, source.data() + begin, static_cast<std::size_t>(end - begin));
+      });
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void count_bytes(benchmark::State& state, const Case& c) {
+  state.counters["traffic_bytes"] = static_cast<double>(c.traffic_bytes());
+  state.counters["reference_bytes"] = static_cast<double>(c.reference_bytes());
+}
+
+void run_einops(benchmark::State& state, const Case& c, int threads) {
+  einops::set_num_threads(threads);
+  const einops::AnyTensor x = make_input(c);
+  const einops::AnyTensor out = make_output(c);
+  const einops::AxisLengths lengths = c.axis_lengths();
+  for (auto _ : state) {
+    switch (c.kind) {
+      case Kind::permute: einops::rearrange_into(x, out, c.pattern, lengths); break;
+      case Kind::repeat: einops::repeat_into(x, out, c.pattern, lengths); break;
+      case Kind::reduce: einops::reduce_into(x, out, c.pattern, c.reduction, lengths); break;
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  count_bytes(state, c);
+}
+
+/// The allocating form, `y = einops::rearrange(x, ...)`, with the buffer cache on or off.
+void run_einops_allocating(benchmark::State& state, const Case& c, int threads, bool cache) {
+  einops::set_num_threads(threads);
+  einops::set_buffer_cache_enabled(cache);
+  const einops::AnyTensor x = make_input(c);
+  const einops::AxisLengths lengths = c.axis_lengths();
+  for (auto _ : state) {
+    const einops::AnyTensor y = einops::rearrange(x, c.pattern, lengths);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  einops::set_buffer_cache_enabled(true);
+  count_bytes(state, c);
+}
+
+}  // namespace
+
+std::string benchmark_name(const std::string& implementation, const Case& c, int threads) {
+  return implementation + "|" + c.label() + "|" + std::string(einops::dtype_name(c.dtype)) + "|" +
+         std::to_string(threads);
+}
+
+void configure(benchmark::internal::Benchmark* b) {
+  b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+}
+
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  for (const bench::Case& c : bench::cases())
+    for (int threads : {1, 2}) {
+      bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("reference", c, threads).c_str(),
+                                                    bench::reference, c, threads));
+      bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops", c, threads).c_str(),
+                                                    bench::run_einops, c, threads));
+      bench::register_baselines(c, threads);
+      if (c.kind == bench::Kind::permute && c.dtype == einops::DType::float32) {
+        bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops-alloc", c, threads).c_str(),
+                                                      bench::run_einops_allocating, c, threads, true));
+        bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops-alloc-nocache", c, threads).c_str(),
+                                                      bench::run_einops_allocating, c, threads, false));
+        bench::register_allocating_baselines(c, threads);
+      }
+    }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,150 @@
+// The non-template half of the adapters (backend.hpp): a tensor of any library borrowed as a
+// strided view, an operation planned before its result exists (so that the adapter can allocate
+// the result in its own type), and the recipe that drives a library's own ops.
+//
+// Definitions live in src/adapter_call.cpp; the templates in backend.hpp only convert types.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "einops/detail/walk.hpp"
+#include "einops/dtype.hpp"
+#include "einops/ops.hpp"
+#include "einops/plan.hpp"
+#include "einops/tensor.hpp"
+
+namespace einops {
+
+/// The rank of a tensor type whose rank is known only at run time (xt::xarray, a user's type).
+inline constexpr std::size_t dynamic_rank = static_cast<std::size_t>(-1);
+
+namespace detail {
+
+/// A TensorRef over caller memory: no storage to keep alive.
+TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
+                 std::span<const std::int64_t> strides);
+
+/// A tensor of another library seen as a built-in strided view: its shape and strides copied
+/// into fixed arrays (other libraries store neither as int64), its memory borrowed, not copied.
+class BorrowedTensor {
+ public:
+  template <class ShapeRange, class StrideRange>
+  BorrowedTensor(DType dtype, const void* data, const ShapeRange& shape, const StrideRange& strides)
+      : dtype_(dtype), data_(data) {
+    rank_ = static_cast<std::size_t>(std::size(shape));
+    if (rank_ > shape_.size() || static_cast<std::size_t>(std::size(strides)) != rank_) reject(rank_, std::size(strides));
+    std::size_t i = 0;
+    for (const auto length : shape) shape_[i++] = static_cast<std::int64_t>(length);
+    i = 0;
+    for (const auto stride : strides) strides_[i++] = static_cast<std::int64_t>(stride);
+  }
+
+  std::span<const std::int64_t> shape() const { return {shape_.data(), rank_}; }
+  std::span<const std::int64_t> strides() const { return {strides_.data(), rank_}; }
+  DType dtype() const { return dtype_; }
+  const void* data() const { return data_; }
+  TensorRef ref() const { return borrow(dtype_, data_, shape(), strides()); }
+  /// The same memory as a built-in AnyTensor (aliasing, no copy).
+  AnyTensor alias() const;
+
+ private:
+  [[noreturn]] static void reject(std::size_t rank, std::size_t stride_count);
+
+  DType dtype_;
+  const void* data_;
+  std::size_t rank_ = 0;
+  std::array<std::int64_t, kMaxRank> shape_{};
+  std::array<std::int64_t, kMaxRank> strides_{};
+};
+
+/// rearrange, reduce or repeat of one input, planned (every einops check done) before the result
+/// exists: the adapter reads the result's shape and dtype, allocates it in its own type, and
+/// the kernels write into that memory directly.
+class PlannedCall {
+ public:
+  PlannedCall(Operation operation, std::optional<std::string_view> reduction, TensorRef x, PatternRef pattern,
+              const AxisLengths& lengths);
+
+  std::span<const std::int64_t> output_shape() const;
+  /// numpy's result dtype (reduce: bool for any/all, int64 for sums of integers, ...).
+  DType output_dtype() const;
+  /// Throws EinopsError unless a result of `rank` dimensions (dynamic_rank: any) holding
+  /// `dtype` can take the result; `how_to_ask` says how to request the right one.
+  void expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const;
+  /// Runs the kernels: `out` has the output shape and dtype, any strides, no overlap with x.
+  void write_into(TensorRef out) const;
+  /// The result as a built-in tensor (a view of the input when no element moves).
+  AnyTensor result() const;
+
+ private:
+  std::shared_ptr<const Plan> plan_;
+  TensorRef x_;
+  std::string_view pattern_;
+  const AxisLengths& lengths_;
+  std::string label_;
+};
+
+/// For results computed as built-in tensors (list inputs, pack, unpack, einsum): throws
+/// EinopsError unless `y` fits a result of `rank` dimensions (dynamic_rank: any) and `dtype`.
+void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::string_view operation,
+                      std::string_view pattern, std::string_view how_to_ask);
+/// Throws EinopsError: a backend's own ops gave a result of `shape`, the caller asked for `rank`.
+[[noreturn]] void fail_result_rank(std::string_view operation, std::string_view pattern,
+                                   std::span<const std::int64_t> shape, std::size_t rank);
+/// Copies `y` into `out` (same shape and dtype, any strides).
+void copy_into(const AnyTensor& y, TensorRef out);
+
+/// einops' own recipe for a backend with its own ops (einops/_backends.py): reshape to the
+/// elementary axes, reduce, permute, add and broadcast new axes, reshape to the output.
+struct OpsRecipe {
+  Shape elementary_shape;                 // reshape the input to this first
+  std::optional<Reduction> reduction;     // then reduce `reduced_axes` (when set and non-empty)
+  std::vector<std::int64_t> reduced_axes;
+  std::vector<std::int64_t> permutation;  // then permute the kept axes (empty: already in order)
+  Shape expanded_shape;                   // then, when new axes appear: reshape with 1 for each,
+  Shape broadcast_shape;                  //   and broadcast to these lengths
+  Shape output_shape;                     // finally reshape to the result's shape
+};
+/// Plans the call (every einops check, as for the built-in tensor; `dtype` when known lets the
+/// mean of integers be refused) and returns the recipe.
+OpsRecipe ops_recipe(Operation operation, std::optional<std::string_view> reduction,
+                     std::span<const std::int64_t> shape, std::optional<DType> dtype, PatternRef pattern,
+                     const AxisLengths& lengths);
+
+/// The part of `pack` a backend with its own ops needs: per input, the shape it is reshaped to
+/// (its `*` part flattened into one axis) before the concatenation along `axis`.
+struct OpsPackLayout {
+  std::size_t axis = 0;
+  std::vector<Shape> flattened_shapes;
+  std::vector<Shape> packed_shapes;
+};
+OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pattern);
+
+/// The part of `unpack` for a backend with its own ops: per part, the slice [begin, end) along
+/// `axis` and the shape that slice is reshaped to.
+struct OpsUnpackPart {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  Shape shape;
+};
+struct OpsUnpackLayout {
+  std::size_t axis = 0;
+  std::vector<OpsUnpackPart> parts;
+};
+OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std::vector<Shape>& packed_shapes,
+                                  std::string_view pattern);
+
+/// einops' single-letter form of an einsum pattern ("a b, b c -> a c" gives "ab,bc->ac"), what
+/// einops hands to a backend's einsum. Throws EinopsError for a malformed pattern.
+std::string compact_einsum_pattern(std::string_view pattern);
+
+}  // namespace detail
+}  // namespace einops

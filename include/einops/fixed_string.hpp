@@ -1,0 +1,29 @@
+// String literals as template arguments (C++20 class-type NTTPs), as CTRE and fmt use them.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace einops {
+
+template <std::size_t N>
+struct fixed_string {
+  char data[N]{};
+  constexpr fixed_string(const char (&text)[N]) {  // NOLINT(google-explicit-constructor): literal -> NTTP
+    for (std::size_t i = 0; i < N; ++i) data[i] = text[i];
+  }
+  constexpr std::string_view view() const { return {data, N - 1}; }
+  constexpr std::size_t size() const { return N - 1; }
+};
+
+/// Calls `read(view)` on a local copy of the template-argument string S; constant evaluation
+/// parses template patterns this way. GCC 12 under -fsanitize=undefined cannot fold the null
+/// checks on the address of a template parameter object ("... == 0 is not a constant
+/// expression"), but it can on a local copy.
+template <fixed_string S, class Read>
+constexpr auto read_text(Read read) {
+  const auto copy = S;
+  return read(copy.view());
+}
+
+}  // namespace einops

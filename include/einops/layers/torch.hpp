@@ -1,0 +1,201 @@
+// einops' layers for LibTorch: Rearrange, Reduce and EinMix as torch::nn modules.
+//
+//   #include <einops/layers/torch.hpp>
+//   torch::nn::Sequential model(
+//       einops::layers::torch::Rearrange("b c (h h2) (w w2) -> b h w (c h2 w2)", {{"h2", 2}, {"w2", 2}}),
+//       einops::layers::torch::EinMix("b h w c -> b h w d", "c d", "d", {{"c", 12}, {"d", 32}}),
+//       einops::layers::torch::Reduce("b h w d -> b d", "mean"));
+//
+// Each is a module holder (like torch::nn::Linear) over a Cloneable module: usable in
+// torch::nn::Sequential, named_parameters(), to(device/dtype), clone(), torch::save/torch::load.
+// Patterns and lengths are checked when the layer is made, as einops does (EinMix: every check of
+// einops' EinMix); printing gives einops' repr, e.g. `Rearrange('b c h w -> b (c h w)')`.
+//
+// EinMix holds `weight` (uniform in ±sqrt(3/fan_in)) and, with a bias shape, `bias` (uniform in
+// ±sqrt(1/fan_in)), and runs einops' decomposition: pre-rearrange, einsum, bias, post-rearrange.
+#pragma once
+
+#include <torch/nn/cloneable.h>
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+#include <torch/types.h>
+
+#include <cmath>
+#include <memory>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "einops/detail/torch_einmix.hpp"
+#include "einops/pattern_checks.hpp"
+#include "einops/torch.hpp"
+
+namespace einops::layers::torch {
+namespace detail {
+
+/// The shape-free checks einops makes when a layer is made: the pattern parses, its identifiers
+/// suit the operation, and the axis lengths name axes of the pattern.
+inline void check_layer_pattern(std::string_view layer, Operation operation, const std::string& pattern,
+                                const AxisLengths& lengths) {
+  const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
+  PatternError error = parsed.error;
+  if (!error) error = check_arrow_pattern(parsed.value, operation);
+  if (!error) {
+    std::vector<std::string_view> names;
+    for (const auto& entry : lengths.entries()) names.emplace_back(entry.first);
+    error = check_length_names(parsed.value, operation, names, operation == Operation::repeat);
+  }
+  if (!error) return;
+  std::string message = "Error while constructing " + std::string(layer) + "('" + pattern + "').\n " + error.reason;
+  if (error.kind < PatternErrorKind::ellipsis_right_only || error.length > 0)
+    message += "\n" + einops::detail::caret_line(pattern, error.position);
+  throw EinopsError(message);
+}
+
+inline void print_lengths(std::ostream& stream, const AxisLengths& lengths) {
+  for (const auto& [name, length] : lengths.entries()) stream << ", " << name << '=' << length;
+}
+
+}  // namespace detail
+
+/// einops.layers.torch.Rearrange.
+class RearrangeImpl : public ::torch::nn::Cloneable<RearrangeImpl> {
+ public:
+  explicit RearrangeImpl(std::string pattern, AxisLengths lengths = {})
+      : pattern_(std::move(pattern)), lengths_(std::move(lengths)) {
+    detail::check_layer_pattern("Rearrange", Operation::rearrange, pattern_, lengths_);
+  }
+  void reset() override {}
+  at::Tensor forward(const at::Tensor& x) { return einops::rearrange(x, runtime(pattern_), lengths_); }
+  void pretty_print(std::ostream& stream) const override {
+    stream << "Rearrange('" << pattern_ << "'";
+    detail::print_lengths(stream, lengths_);
+    stream << ')';
+  }
+  const std::string& pattern() const { return pattern_; }
+  const AxisLengths& lengths() const { return lengths_; }
+
+ private:
+  std::string pattern_;
+  AxisLengths lengths_;
+};
+/// The module holder (what TORCH_MODULE(Rearrange) would declare; that macro cannot be used inside a
+/// namespace named torch).
+class Rearrange : public ::torch::nn::ModuleHolder<RearrangeImpl> {
+ public:
+  using ::torch::nn::ModuleHolder<RearrangeImpl>::ModuleHolder;
+  using Impl = RearrangeImpl;
+  // Spelled out so that axis lengths may be a braced list: {{"h2", 2}}.
+  explicit Rearrange(std::string pattern, AxisLengths lengths = {})
+      : ModuleHolder(std::make_shared<RearrangeImpl>(std::move(pattern), std::move(lengths))) {}
+};
+
+/// einops.layers.torch.Reduce: "min", "max", "sum", "mean", "prod", "any", "all".
+class ReduceImpl : public ::torch::nn::Cloneable<ReduceImpl> {
+ public:
+  ReduceImpl(std::string pattern, std::string reduction, AxisLengths lengths = {})
+      : pattern_(std::move(pattern)), reduction_(std::move(reduction)), lengths_(std::move(lengths)) {
+    detail::check_layer_pattern("Reduce", Operation::reduce, pattern_, lengths_);
+    parse_reduction(reduction_, pattern_);  // throws EinopsError for an unknown reduction
+  }
+  void reset() override {}
+  at::Tensor forward(const at::Tensor& x) { return einops::reduce(x, runtime(pattern_), reduction_, lengths_); }
+  void pretty_print(std::ostream& stream) const override {
+    stream << "Reduce('" << pattern_ << "', '" << reduction_ << "'";
+    detail::print_lengths(stream, lengths_);
+    stream << ')';
+  }
+  const std::string& pattern() const { return pattern_; }
+  const std::string& reduction() const { return reduction_; }
+  const AxisLengths& lengths() const { return lengths_; }
+
+ private:
+  std::string pattern_;
+  std::string reduction_;
+  AxisLengths lengths_;
+};
+class Reduce : public ::torch::nn::ModuleHolder<ReduceImpl> {
+ public:
+  using ::torch::nn::ModuleHolder<ReduceImpl>::ModuleHolder;
+  using Impl = ReduceImpl;
+  // Spelled out so that axis lengths may be a braced list: {{"h2", 2}}.
+  Reduce(std::string pattern, std::string reduction, AxisLengths lengths = {})
+      : ModuleHolder(std::make_shared<ReduceImpl>(std::move(pattern), std::move(reduction), std::move(lengths))) {}
+};
+
+/// einops.layers.torch.EinMix: a linear layer written as an einsum pattern.
+class EinMixImpl : public ::torch::nn::Cloneable<EinMixImpl> {
+ public:
+  EinMixImpl(std::string pattern, std::string weight_shape, std::optional<std::string> bias_shape = std::nullopt,
+             AxisLengths lengths = {})
+      : pattern_(std::move(pattern)),
+        weight_shape_(std::move(weight_shape)),
+        bias_shape_(std::move(bias_shape)),
+        lengths_(std::move(lengths)),
+        structure_(einops::detail::einmix_structure(pattern_, weight_shape_, bias_shape_, lengths_)) {
+    if (structure_.pre_rearrange)
+      detail::check_layer_pattern("Rearrange", Operation::rearrange, *structure_.pre_rearrange, structure_.pre_lengths);
+    if (structure_.post_rearrange)
+      detail::check_layer_pattern("Rearrange", Operation::rearrange, *structure_.post_rearrange, {});
+    reset();
+  }
+
+  /// (Re)creates the parameters with einops' initialisation.
+  void reset() override {
+    const double fan_in = static_cast<double>(structure_.fan_in);
+    weight = register_parameter("weight", ::torch::empty(structure_.weight_shape));
+    const ::torch::NoGradGuard no_grad;
+    const double weight_bound = std::sqrt(3.0 / fan_in);
+    weight.uniform_(-weight_bound, weight_bound);
+    if (structure_.bias_shape) {
+      bias = register_parameter("bias", ::torch::empty(*structure_.bias_shape));
+      const double bias_bound = std::sqrt(1.0 / fan_in);
+      bias.uniform_(-bias_bound, bias_bound);
+    }
+  }
+
+  at::Tensor forward(const at::Tensor& x) {
+    at::Tensor y = x;
+    if (structure_.pre_rearrange) y = einops::rearrange(y, runtime(*structure_.pre_rearrange), structure_.pre_lengths);
+    y = einops::detail::torch_adapter::run_compact_einsum(structure_.einsum_pattern, {y, weight}, pattern_);
+    if (bias.defined()) y = y + bias;
+    if (structure_.post_rearrange) y = einops::rearrange(y, runtime(*structure_.post_rearrange), AxisLengths{});
+    return y;
+  }
+
+  void pretty_print(std::ostream& stream) const override {
+    stream << "EinMix('" << pattern_ << "', '" << weight_shape_ << "'";
+    if (bias_shape_) stream << ", '" << *bias_shape_ << "'";
+    detail::print_lengths(stream, lengths_);
+    stream << ')';
+  }
+
+  const std::string& pattern() const { return pattern_; }
+  /// The decomposition einops computes (patterns, lengths, shapes, fan-in).
+  const einops::detail::EinMixStructure& structure() const { return structure_; }
+
+  at::Tensor weight;
+  at::Tensor bias;  // undefined without a bias shape
+
+ private:
+  std::string pattern_;
+  std::string weight_shape_;
+  std::optional<std::string> bias_shape_;
+  AxisLengths lengths_;
+  einops::detail::EinMixStructure structure_;
+};
+class EinMix : public ::torch::nn::ModuleHolder<EinMixImpl> {
+ public:
+  using ::torch::nn::ModuleHolder<EinMixImpl>::ModuleHolder;
+  using Impl = EinMixImpl;
+  // Spelled out so that axis lengths may be a braced list: {{"h2", 2}}.
+  EinMix(std::string pattern, std::string weight_shape, std::optional<std::string> bias_shape = std::nullopt,
+         AxisLengths lengths = {})
+      : ModuleHolder(std::make_shared<EinMixImpl>(std::move(pattern), std::move(weight_shape), std::move(bias_shape),
+                                                  std::move(lengths))) {}
+};
+
+}  // namespace einops::layers::torch

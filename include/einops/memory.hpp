@@ -1,0 +1,28 @@
+// Reuse of large result buffers.
+//
+// A fresh allocation of a large result is paid in page faults on first touch, often more than
+// the copy itself. Results of rearrange/reduce/repeat of at least 1 MiB are therefore taken from
+// a bounded, size-bucketed cache of buffers whose tensors are gone, and large buffers are
+// aligned to 2 MiB so that the kernel can back them with huge pages. The cache holds at most
+// `buffer_cache_limit()` bytes; buffers beyond it are returned to the system at once.
+#pragma once
+
+#include <cstddef>
+
+namespace einops {
+
+/// Turns reuse on (the default) or off; turning it off also empties the cache.
+void set_buffer_cache_enabled(bool enabled);
+bool buffer_cache_enabled();
+
+/// The most bytes kept for reuse (default 512 MiB). Lowering it trims the cache.
+void set_buffer_cache_limit(std::size_t bytes);
+std::size_t buffer_cache_limit();
+
+/// Returns every cached buffer to the system.
+void clear_buffer_cache();
+
+/// Bytes held by the cache now (buffers of live tensors are not counted).
+std::size_t buffer_cache_bytes();
+
+}  // namespace einops

@@ -1,0 +1,249 @@
+// Shape-free checks of a parsed pattern for one operation, and the one table of error reasons.
+//
+// Everything here is constexpr: the same functions validate a literal during compilation and a
+// run-time string in the plan, so both report the same reason in the same words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "einops/pattern.hpp"
+
+namespace einops {
+
+enum class Operation : std::uint8_t { rearrange, reduce, repeat };
+
+constexpr std::string_view operation_name(Operation operation) {
+  switch (operation) {
+    case Operation::rearrange: return "rearrange";
+    case Operation::reduce: return "reduce";
+    case Operation::repeat: return "repeat";
+  }
+  return "?";
+}
+
+/// The reason of every error kind, in words: the parser, the plan and the compile-time
+/// diagnostics all take their text from here (a test checks the parser agrees).
+constexpr const char* reason_text(PatternErrorKind kind) {
+  switch (kind) {
+    case PatternErrorKind::none: return "";
+    case PatternErrorKind::arrow_count: return "Pattern needs an arrow (->) between its two sides";
+    case PatternErrorKind::arrow_repeated: return "Pattern may contain the arrow (->) only once";
+    case PatternErrorKind::dots_outside_ellipsis: return "Expression may contain dots only inside ellipsis (...)";
+    case PatternErrorKind::ellipsis_repeated:
+      return "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor";
+    case PatternErrorKind::nested_brackets: return "Axis composition is one-level (brackets inside brackets not allowed)";
+    case PatternErrorKind::unbalanced_close: return "Brackets are not balanced";
+    case PatternErrorKind::unbalanced_open: return "Imbalanced parentheses in expression";
+    case PatternErrorKind::unknown_character: return "Unknown character";
+    case PatternErrorKind::invalid_utf8: return "Invalid UTF-8 in pattern";
+    case PatternErrorKind::duplicate_axis: return "Indexing expression contains duplicate dimension";
+    case PatternErrorKind::invalid_identifier: return "Invalid axis identifier: not a valid python identifier";
+    case PatternErrorKind::underscore_edges:
+      return "Invalid axis identifier: axis name should not start or end with underscore";
+    case PatternErrorKind::anonymous_zero: return "Anonymous axis should have positive length, not 0";
+    case PatternErrorKind::anonymous_too_large: return "Anonymous axis length is too large";
+    case PatternErrorKind::too_many_axes: return "Too many axes in one expression (the limit is 64)";
+    case PatternErrorKind::ellipsis_right_only: return "Ellipsis found in right side, but not left side of a pattern";
+    case PatternErrorKind::ellipsis_parenthesized_left:
+      return "Ellipsis inside parenthesis in the left side is not allowed";
+    case PatternErrorKind::anonymous_in_rearrange:
+      return "Non-unitary anonymous axes are not supported in rearrange (exception is length 1)";
+    case PatternErrorKind::identifier_one_side: return "Identifiers only on one side of expression (should be on both)";
+    case PatternErrorKind::repeat_left_identifier: return "Unexpected identifiers on the left side of repeat";
+    case PatternErrorKind::repeat_missing_size: return "Specify sizes for new axes in repeat";
+    case PatternErrorKind::reduce_right_identifier: return "Unexpected identifiers on the right side of reduce";
+    case PatternErrorKind::invalid_length_name: return "Invalid name for an axis";
+    case PatternErrorKind::unused_length_name: return "Axis is not used in transform";
+    case PatternErrorKind::duplicate_length_name: return "Axis length is given twice";
+    case PatternErrorKind::input_rank_mismatch: return "Wrong shape: the input rank does not match the pattern";
+    case PatternErrorKind::pack_duplicate_axis: return "Duplicates in axes names";
+    case PatternErrorKind::pack_missing_star: return "No *-axis in pattern";
+    case PatternErrorKind::pack_invalid_axis: return "Invalid axis name";
+    case PatternErrorKind::composite_axis: return "Can't parse shape with composite axes";
+    case PatternErrorKind::ellipsis_in_group: return "Ellipsis inside parenthesis is not allowed here";
+    case PatternErrorKind::einsum_unit_axis: return "Singleton () axes are not supported in einsum";
+    case PatternErrorKind::einsum_composition: return "Shape rearrangement is not supported in einsum";
+    case PatternErrorKind::einsum_anonymous: return "Anonymous axes are not supported in einsum";
+    case PatternErrorKind::einsum_unknown_output_axis: return "Unknown axis on right side of einsum";
+    case PatternErrorKind::einsum_too_many_axes: return "Too many axes in einsum (the limit is 52 names)";
+    case PatternErrorKind::einsum_too_many_operands: return "Too many operands in einsum (the limit is 64)";
+  }
+  return "";
+}
+
+namespace detail::checks {
+
+constexpr PatternError fault(PatternErrorKind kind, const Axis& axis) {
+  return PatternError{kind, reason_text(kind), axis.position, axis.kind == AxisKind::ellipsis ? 3 : axis.name.size()};
+}
+
+/// True when `axis` (a name or the ellipsis) also appears in `side`.
+constexpr bool appears_in(const Axis& axis, const Expression& side) {
+  if (axis.kind == AxisKind::ellipsis) return side.has_ellipsis;
+  if (axis.kind == AxisKind::anonymous) return false;  // anonymous axes are never shared
+  return side.contains(axis.name);
+}
+
+/// The first axis of `side` that is missing from `other` (anonymous axes always are), or null.
+constexpr const Axis* first_missing(const Expression& side, const Expression& other) {
+  for (const Group& group : side.groups)
+    for (const Axis& axis : group.axes)
+      if (!appears_in(axis, other)) return &axis;
+  return nullptr;
+}
+
+constexpr const Axis* first_of_kind(const Expression& side, AxisKind kind) {
+  for (const Group& group : side.groups)
+    for (const Axis& axis : group.axes)
+      if (axis.kind == kind) return &axis;
+  return nullptr;
+}
+
+}  // namespace detail::checks
+
+/// einops' checks of which identifiers may appear on which side, for `operation` (axis lengths
+/// and shapes aside). The fault points at the first offending axis.
+constexpr PatternError check_arrow_pattern(const ArrowPattern& pattern, Operation operation) {
+  using namespace detail::checks;
+  const Expression& left = pattern.left;
+  const Expression& right = pattern.right;
+  if (!left.has_ellipsis && right.has_ellipsis)
+    return fault(PatternErrorKind::ellipsis_right_only, *first_of_kind(right, AxisKind::ellipsis));
+  if (left.has_ellipsis && left.ellipsis_parenthesized)
+    return fault(PatternErrorKind::ellipsis_parenthesized_left, *first_of_kind(left, AxisKind::ellipsis));
+  switch (operation) {
+    case Operation::rearrange:
+      if (const Axis* anonymous = first_of_kind(left, AxisKind::anonymous))
+        return fault(PatternErrorKind::anonymous_in_rearrange, *anonymous);
+      if (const Axis* anonymous = first_of_kind(right, AxisKind::anonymous))
+        return fault(PatternErrorKind::anonymous_in_rearrange, *anonymous);
+      if (const Axis* missing = first_missing(left, right)) return fault(PatternErrorKind::identifier_one_side, *missing);
+      if (const Axis* missing = first_missing(right, left)) return fault(PatternErrorKind::identifier_one_side, *missing);
+      break;
+    case Operation::repeat:
+      if (const Axis* missing = first_missing(left, right))
+        return fault(PatternErrorKind::repeat_left_identifier, *missing);
+      break;
+    case Operation::reduce:
+      if (const Axis* missing = first_missing(right, left))
+        return fault(PatternErrorKind::reduce_right_identifier, *missing);
+      break;
+  }
+  return {};
+}
+
+/// Checks the names of the axis lengths a caller gives: valid, used in the pattern, given once.
+/// For repeat, also that every new named axis gets a length (`names` is then the complete list).
+constexpr PatternError check_length_names(const ArrowPattern& pattern, Operation operation,
+                                          std::span<const std::string_view> names, bool names_complete) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string_view name = names[i];
+    if (!is_valid_axis_name(name))
+      return PatternError{PatternErrorKind::invalid_length_name, reason_text(PatternErrorKind::invalid_length_name), 0, 0};
+    if (!pattern.left.contains(name) && !pattern.right.contains(name))
+      return PatternError{PatternErrorKind::unused_length_name, reason_text(PatternErrorKind::unused_length_name), 0, 0};
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[j] == name)
+        return PatternError{PatternErrorKind::duplicate_length_name, reason_text(PatternErrorKind::duplicate_length_name),
+                            0, 0};
+  }
+  if (operation == Operation::repeat && names_complete) {
+    for (const Group& group : pattern.right.groups)
+      for (const Axis& axis : group.axes) {
+        if (axis.kind != AxisKind::named || pattern.left.contains(axis.name)) continue;
+        bool given = false;
+        for (std::string_view name : names) given = given || name == axis.name;
+        if (!given) return detail::checks::fault(PatternErrorKind::repeat_missing_size, axis);
+      }
+  }
+  return {};
+}
+
+/// Dimensions of the left side other than the ellipsis: the exact input rank without an
+/// ellipsis, the least one with it.
+constexpr std::size_t fixed_input_dims(const ArrowPattern& pattern) {
+  return pattern.left.groups.size() - (pattern.left.has_ellipsis ? 1 : 0);
+}
+
+constexpr bool accepts_input_rank(const ArrowPattern& pattern, std::size_t rank) {
+  const std::size_t fixed = fixed_input_dims(pattern);
+  return pattern.left.has_ellipsis ? rank >= fixed : rank == fixed;
+}
+
+/// The output rank for an input of `input_rank` dimensions (which accepts_input_rank must allow).
+constexpr std::size_t output_rank(const ArrowPattern& pattern, std::size_t input_rank) {
+  const std::size_t ellipsis_dims = pattern.left.has_ellipsis ? input_rank - fixed_input_dims(pattern) : 0;
+  std::size_t rank = 0;
+  for (const Group& group : pattern.right.groups) rank += group.is_bare_ellipsis() ? ellipsis_dims : 1;
+  return rank;
+}
+
+/// parse_shape's shape-free checks: every group is one axis (or empty), and the ellipsis stands
+/// alone. Composite groups are reported first, as einops does.
+constexpr PatternError check_parse_shape_pattern(const Expression& expression) {
+  using namespace detail::checks;
+  for (const Group& group : expression.groups)
+    if (group.axes.size() > 1) return fault(PatternErrorKind::composite_axis, group.axes[1]);
+  for (const Group& group : expression.groups)
+    if (group.parenthesized && group.axes.size() == 1 && group.axes[0].kind == AxisKind::ellipsis)
+      return fault(PatternErrorKind::ellipsis_in_group, group.axes[0]);
+  return {};
+}
+
+/// Most distinct axis names one einsum may use: einops maps them onto the 52 ASCII letters.
+inline constexpr std::size_t kMaxEinsumNames = 52;
+
+namespace detail::checks {
+
+/// One einsum position: a bare ellipsis, or exactly one named axis (bracketed or not).
+constexpr PatternError check_einsum_group(const Group& group) {
+  if (group.is_bare_ellipsis()) return {};
+  if (group.axes.empty())
+    return PatternError{PatternErrorKind::einsum_unit_axis, reason_text(PatternErrorKind::einsum_unit_axis),
+                        group.position, 1};
+  if (group.axes.size() > 1) return fault(PatternErrorKind::einsum_composition, group.axes[1]);
+  const Axis& axis = group.axes[0];
+  if (axis.kind == AxisKind::ellipsis) return fault(PatternErrorKind::ellipsis_in_group, axis);
+  if (axis.kind == AxisKind::anonymous) return fault(PatternErrorKind::einsum_anonymous, axis);
+  return {};
+}
+
+}  // namespace detail::checks
+
+/// einsum's shape-free checks, in einops' order: each operand's positions (no unit, composed or
+/// anonymous axes; at most 52 distinct names), then the output's (each name once, and known from
+/// an operand).
+constexpr PatternError check_einsum_pattern(const EinsumPattern& pattern) {
+  using namespace detail::checks;
+  std::vector<std::string_view> names;
+  for (const Expression& input : pattern.inputs)
+    for (const Group& group : input.groups) {
+      if (PatternError error = check_einsum_group(group)) return error;
+      if (group.is_bare_ellipsis()) continue;
+      const Axis& axis = group.axes[0];
+      bool known = false;
+      for (std::string_view name : names) known = known || name == axis.name;
+      if (known) continue;
+      if (names.size() == kMaxEinsumNames) return fault(PatternErrorKind::einsum_too_many_axes, axis);
+      names.push_back(axis.name);
+    }
+  const std::vector<Group>& output = pattern.output.groups;
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    if (PatternError error = check_einsum_group(output[i])) return error;
+    if (output[i].is_bare_ellipsis()) continue;
+    const Axis& axis = output[i].axes[0];
+    for (std::size_t j = 0; j < i; ++j)  // `_` passes the parser's duplicate check; einsum refuses it
+      if (!output[j].is_bare_ellipsis() && output[j].axes[0].name == axis.name)
+        return fault(PatternErrorKind::duplicate_axis, axis);
+    bool known = false;
+    for (std::string_view name : names) known = known || name == axis.name;
+    if (!known) return fault(PatternErrorKind::einsum_unknown_output_axis, axis);
+  }
+  return {};
+}
+
+}  // namespace einops

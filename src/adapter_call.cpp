@@ -1,0 +1,289 @@
+// The non-template half of the adapters: borrowed views, calls planned before their result
+// exists, and the recipes for backends that bring their own ops.
+#include "einops/detail/adapter_call.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "einops/detail/kernels.hpp"
+#include "einops/pack.hpp"
+#include "einops/pattern_checks.hpp"
+#include "error_context.hpp"
+#include "kernels/buffer_cache.hpp"
+#include "operation_context.hpp"
+#include "operation_patterns.hpp"
+
+namespace einops::detail {
+namespace {
+
+const AnyTensor& empty_tensor() {
+  static const AnyTensor empty;
+  return empty;
+}
+
+std::string label_of(Operation operation, std::optional<std::string_view> reduction) {
+  return operation == Operation::reduce && reduction ? std::string(*reduction) : std::string(operation_name(operation));
+}
+
+std::string describe(std::size_t rank, DType dtype) {
+  return (rank == dynamic_rank ? std::string("any rank") : "rank " + std::to_string(rank)) + " holding " +
+         std::string(dtype_name(dtype));
+}
+
+/// Why a result of `rank`/`dtype` cannot take a result of `shape`/`actual`, or empty.
+std::string result_mismatch(std::span<const std::int64_t> shape, DType actual, std::size_t rank, DType dtype,
+                            std::string_view how_to_ask) {
+  if (rank != dynamic_rank && rank != shape.size())
+    return "The result has shape " + format_shape(shape) + " (rank " + std::to_string(shape.size()) +
+           "), but the requested result type has rank " + std::to_string(rank) + ". " + std::string(how_to_ask);
+  if (actual != dtype)
+    return "The result's dtype is " + std::string(dtype_name(actual)) +
+           " (numpy's rule for this reduction), but the requested result type is " + describe(rank, dtype) + ". " +
+           std::string(how_to_ask);
+  return {};
+}
+
+/// The error of a result that does not fit the requested type (the inputs were fine).
+[[noreturn]] void fail_for(std::string_view operation, std::string_view pattern, const std::string& reason) {
+  throw EinopsError("Error while processing " + std::string(operation) + " pattern \"" + std::string(pattern) +
+                    "\".\n " + reason);
+}
+
+}  // namespace
+
+TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
+                 std::span<const std::int64_t> strides) {
+  TensorRef ref(empty_tensor());
+  ref.dtype = dtype;
+  ref.data = const_cast<void*>(data);  // results are written only through memory the caller made writable
+  ref.shape = shape;
+  ref.strides = strides;
+  ref.storage = nullptr;
+  return ref;
+}
+
+void BorrowedTensor::reject(std::size_t rank, std::size_t stride_count) {
+  if (stride_count != rank)
+    throw EinopsError("A tensor of rank " + std::to_string(rank) + " reported " + std::to_string(stride_count) +
+                      " strides: its tensor_traits are inconsistent");
+  throw EinopsError("A tensor of rank " + std::to_string(rank) + " has more than " + std::to_string(kMaxRank) +
+                    " dimensions, the most einops supports");
+}
+
+AnyTensor BorrowedTensor::alias() const {
+  return AnyTensor(dtype_, nullptr, const_cast<void*>(data_), Shape(shape().begin(), shape().end()),
+                   Shape(strides().begin(), strides().end()));
+}
+
+// ---- planned calls ----------------------------------------------------------------------------
+
+PlannedCall::PlannedCall(Operation operation, std::optional<std::string_view> reduction, TensorRef x,
+                         PatternRef pattern, const AxisLengths& lengths)
+    : plan_(get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, x.shape, lengths)),
+      x_(x), pattern_(pattern.text), lengths_(lengths), label_(label_of(operation, reduction)) {
+  if (plan_->reduction == Reduction::mean && !plan_->reduced_axes.empty() && !is_floating(x.dtype)) {
+    const ErrorContext context{"mean", pattern_, x.shape, lengths_};
+    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype)) +
+                 ")");
+  }
+}
+
+std::span<const std::int64_t> PlannedCall::output_shape() const { return plan_->output_shape; }
+
+DType PlannedCall::output_dtype() const {
+  if (plan_->reduced_axes.empty() || !plan_->reduction) return x_.dtype;
+  return reduction_result_dtype(*plan_->reduction, x_.dtype);
+}
+
+void PlannedCall::expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const {
+  const std::string why = result_mismatch(plan_->output_shape, output_dtype(), rank, dtype, how_to_ask);
+  if (why.empty()) return;
+  const ErrorContext context{label_, pattern_, x_.shape, lengths_};
+  context.fail(why);
+}
+
+void PlannedCall::write_into(TensorRef out) const {
+  // The plan's own walk serves row-major memory on both sides without being rebuilt.
+  Walk strided;
+  const bool contiguous = x_.is_contiguous() && out.is_contiguous();
+  if (!contiguous) strided = make_walk(*plan_, x_.strides, out.strides);
+  const Walk& walk = contiguous ? plan_->contiguous_walk : strided;
+  if (plan_->reduced_axes.empty() || !plan_->reduction)
+    copy_strided(dtype_size(x_.dtype), x_.data, out.data, walk);
+  else
+    reduce_strided(x_.dtype, *plan_->reduction, x_.data, out.data, walk);
+}
+
+AnyTensor PlannedCall::result() const {
+  if (auto strides = view_strides(*plan_, x_.strides))
+    return AnyTensor(x_.dtype, nullptr, x_.data, plan_->output_shape, std::move(*strides));
+  AnyTensor out = new_result(output_dtype(), plan_->output_shape);  // fully written: no zero fill, reused buffers
+  write_into(out);
+  return out;
+}
+
+void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::string_view operation,
+                      std::string_view pattern, std::string_view how_to_ask) {
+  const std::string why = result_mismatch(y.shape(), y.dtype(), rank, dtype, how_to_ask);
+  if (why.empty()) return;
+  fail_for(operation, pattern, why);
+}
+
+void fail_result_rank(std::string_view operation, std::string_view pattern, std::span<const std::int64_t> shape,
+                      std::size_t rank) {
+  fail_for(operation, pattern,
+           "The backend's ops gave a result of shape " + format_shape(shape) + ", but the requested rank is " +
+               std::to_string(rank));
+}
+
+void copy_into(const AnyTensor& y, TensorRef out) {
+  if (y.dtype() != out.dtype || !std::equal(y.shape().begin(), y.shape().end(), out.shape.begin(), out.shape.end()))
+    throw EinopsError("copy_into: the target is " + format_shape(out.shape) + " " + std::string(dtype_name(out.dtype)) +
+                      ", the source " + format_shape(y.shape()) + " " + std::string(dtype_name(y.dtype())));
+  if (y.size() == 0) return;
+  Walk walk;
+  for (std::size_t d = 0; d < y.rank(); ++d) walk.push_output(y.shape()[d], y.strides()[d], out.strides[d]);
+  walk.merge();
+  copy_strided(dtype_size(y.dtype()), y.data(), out.data, walk);
+}
+
+// ---- backends with their own ops ----------------------------------------------------------------
+
+OpsRecipe ops_recipe(Operation operation, std::optional<std::string_view> reduction,
+                     std::span<const std::int64_t> shape, std::optional<DType> dtype, PatternRef pattern,
+                     const AxisLengths& lengths) {
+  const auto plan =
+      get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, shape, lengths);
+  OpsRecipe recipe;
+  recipe.elementary_shape = plan->input_axis_lengths;
+  recipe.output_shape = plan->output_shape;
+  if (plan->reduction && !plan->reduced_axes.empty()) {
+    if (plan->reduction == Reduction::mean && dtype && !is_floating(*dtype)) {
+      const ErrorContext context{"mean", pattern.text, shape, lengths};
+      context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(*dtype)) +
+                   ")");
+    }
+    recipe.reduction = plan->reduction;
+    recipe.reduced_axes.assign(plan->reduced_axes.begin(), plan->reduced_axes.end());
+  }
+  // After the reduction the kept axes remain in input order; the plan lists them in output order.
+  const std::size_t input_axes = plan->input_axis_lengths.size();
+  std::vector<std::int64_t> position_after_reduce(input_axes, -1);
+  std::int64_t kept = 0;
+  for (std::size_t axis = 0; axis < input_axes; ++axis)
+    if (std::find(recipe.reduced_axes.begin(), recipe.reduced_axes.end(), static_cast<std::int64_t>(axis)) ==
+        recipe.reduced_axes.end())
+      position_after_reduce[axis] = kept++;
+  bool identity = true;
+  for (int source : plan->output_axis_source) {
+    if (source < 0) continue;
+    const std::int64_t position = position_after_reduce[static_cast<std::size_t>(source)];
+    identity = identity && position == static_cast<std::int64_t>(recipe.permutation.size());
+    recipe.permutation.push_back(position);
+  }
+  if (identity) recipe.permutation.clear();
+  if (plan->has_added_axes()) {
+    for (std::size_t i = 0; i < plan->output_axis_source.size(); ++i) {
+      const bool added = plan->output_axis_source[i] < 0;
+      recipe.expanded_shape.push_back(added ? 1 : plan->output_axis_lengths[i]);
+      recipe.broadcast_shape.push_back(plan->output_axis_lengths[i]);
+    }
+  }
+  return recipe;
+}
+
+OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pattern) {
+  // The shapes as metadata-only tensors, so that messages name them as pack's own messages do.
+  std::vector<AnyTensor> inputs;
+  inputs.reserve(shapes.size());
+  for (const Shape& shape : shapes) inputs.emplace_back(DType::uint8, nullptr, nullptr, shape, Shape(shape.size(), 0));
+  const OperationContext context{"pack", pattern, inputs};
+  const auto parsed = pack_pattern(pattern, context);
+  const std::size_t before = parsed->before.size();
+  const std::size_t after = parsed->after.size();
+  if (shapes.empty()) context.fail("pack needs at least one tensor");
+  OpsPackLayout layout;
+  layout.axis = before;
+  const Shape& first = shapes.front();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const Shape& shape = shapes[i];
+    if (shape.size() < parsed->min_rank())
+      context.fail("packed tensor #" + std::to_string(i) + " (enumeration starts with 0) has shape " +
+                   format_shape(shape) + ", while the pattern assumes at least " + std::to_string(parsed->min_rank()) +
+                   " axes");
+    for (std::size_t d = 0; d < before + after; ++d) {
+      const std::size_t mine = d < before ? d : shape.size() - (before + after - d);
+      const std::size_t theirs = d < before ? d : first.size() - (before + after - d);
+      if (shape[mine] != first[theirs]) {
+        const Axis& axis = d < before ? parsed->before[d] : parsed->after[d - before];
+        context.fail("Axis " + axis.name + " has length " + std::to_string(first[theirs]) + " in tensor #0 but " +
+                     std::to_string(shape[mine]) + " in tensor #" + std::to_string(i) +
+                     ": every axis but '*' must match");
+      }
+    }
+    const auto begin = shape.begin() + static_cast<std::ptrdiff_t>(before);
+    const auto end = shape.end() - static_cast<std::ptrdiff_t>(after);
+    std::int64_t product = 1;
+    for (auto it = begin; it != end; ++it)
+      if (__builtin_mul_overflow(product, *it, &product)) context.fail("The packed lengths overflow int64");
+    layout.packed_shapes.emplace_back(begin, end);
+    Shape flattened(shape.begin(), begin);
+    flattened.push_back(product);
+    flattened.insert(flattened.end(), end, shape.end());
+    layout.flattened_shapes.push_back(std::move(flattened));
+  }
+  return layout;
+}
+
+OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std::vector<Shape>& packed_shapes,
+                                  std::string_view pattern) {
+  // The built-in unpack checks everything and computes each part's shape; run on a metadata-only
+  // tensor (all strides 0, so no address moves) it touches no data.
+  static const unsigned char placeholder = 0;
+  const AnyTensor meta(DType::uint8, nullptr, const_cast<unsigned char*>(&placeholder), Shape(shape.begin(), shape.end()),
+                       Shape(shape.size(), 0));
+  const std::vector<AnyTensor> parts = unpack(meta, packed_shapes, pattern);
+  const auto parsed = pack_pattern(pattern, OperationContext{"unpack", pattern, {}, shape, &packed_shapes});
+  OpsUnpackLayout layout;
+  layout.axis = parsed->before.size();
+  std::int64_t begin = 0;
+  for (const AnyTensor& part : parts) {
+    std::int64_t length = 1;
+    const std::size_t first = layout.axis;
+    const std::size_t last = part.rank() - parsed->after.size();
+    for (std::size_t d = first; d < last; ++d) length *= part.shape()[d];
+    layout.parts.push_back({begin, begin + length, Shape(part.shape().begin(), part.shape().end())});
+    begin += length;
+  }
+  return layout;
+}
+
+std::string compact_einsum_pattern(std::string_view pattern) {
+  static constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const auto parsed = einsum_pattern(pattern, OperationContext{"einsum", pattern});
+  std::vector<std::string_view> names;  // index = letter
+  const auto letter_of = [&](std::string_view name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return letters[static_cast<std::size_t>(it - names.begin())];
+    names.push_back(name);  // the 52-name limit was checked with the pattern
+    return letters[names.size() - 1];
+  };
+  const auto write = [&](const Expression& expression, std::string& out) {
+    for (const Group& group : expression.groups) {
+      if (group.is_bare_ellipsis()) out += "...";
+      else out += letter_of(group.axes[0].name);
+    }
+  };
+  std::string compact;
+  for (std::size_t i = 0; i < parsed->inputs.size(); ++i) {
+    if (i > 0) compact += ',';
+    write(parsed->inputs[i], compact);
+  }
+  compact += "->";
+  write(parsed->output, compact);
+  return compact;
+}
+
+}  // namespace einops::detail

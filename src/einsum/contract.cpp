@@ -1,0 +1,230 @@
+// Pairwise contraction as a batched matrix product (the "transpose-transpose-GEMM-transpose"
+// scheme without the transposes wherever strides allow):
+//   batch labels: in a, b and the result;  m: a and the result;  n: b and the result;
+//   k: a and b, summed.
+// Each group is ordered by the strides of the memory it must be read or written in, so that a
+// group merges into one strided dimension; only an operand whose group cannot merge is copied.
+#include "contract.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "../kernels/buffer_cache.hpp"
+#include "einops/detail/kernels.hpp"
+#include "einops/detail/odometer.hpp"
+#include "einops/detail/walk.hpp"
+#include "einops/error.hpp"
+#include "einops/tensor.hpp"
+#include "gemm.hpp"
+
+namespace einops::detail::einsum {
+namespace {
+
+/// `group` ordered by decreasing |stride| in `term` (stable: ties keep the group's order).
+Labels by_stride(Labels group, const Term& term) {
+  const auto magnitude = [&](int label) {
+    const std::int64_t s = term.stride_of(label);
+    return s < 0 ? -s : s;
+  };
+  std::stable_sort(group.begin(), group.end(), [&](int x, int y) { return magnitude(x) > magnitude(y); });
+  return group;
+}
+
+/// A group of labels seen as one dimension of `term`: its length and stride, if they merge.
+struct Merged {
+  std::int64_t extent = 1;
+  std::int64_t stride = 0;
+  bool ok = true;
+};
+
+Merged merge(const Term& term, const Labels& group, const Extents& extent) {
+  Merged merged;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const std::int64_t length = extent[static_cast<std::size_t>(group[i])];
+    const std::int64_t stride = term.stride_of(group[i]);
+    if (i > 0 && merged.stride != stride * length) merged.ok = false;
+    merged.extent *= length;
+    merged.stride = stride;
+  }
+  return merged;
+}
+
+std::size_t element_size(const Term& term) { return dtype_size(term.dtype); }
+
+/// Sum of the reduced dimensions of `walk` for element types whose numpy sum keeps the type
+/// narrower than the library's reduce kernel produces (it widens integers to 64 bits).
+template <class T>
+void sum_loops(const T* in, T* out, const Walk& walk) {
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::uint64_t>;
+  const int last = walk.rank - 1;
+  const int inner = walk.reduced_rank - 1;
+  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
+    const std::int64_t length = last >= 0 ? walk.extent[static_cast<std::size_t>(last)] : 1;
+    for (std::int64_t i = 0; i < length; ++i) {
+      const T* base = in + in_offset + (last >= 0 ? i * walk.in_stride[static_cast<std::size_t>(last)] : 0);
+      Acc sum{0};
+      for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
+                   [&](std::int64_t offset, std::int64_t) {
+                     const std::int64_t count = inner >= 0 ? walk.reduced_extent[static_cast<std::size_t>(inner)] : 1;
+                     const std::int64_t step = inner >= 0 ? walk.reduced_stride[static_cast<std::size_t>(inner)] : 0;
+                     for (std::int64_t r = 0; r < count; ++r) sum += static_cast<Acc>(base[offset + r * step]);
+                   });
+      T& target = out[out_offset + (last >= 0 ? i * walk.out_stride[static_cast<std::size_t>(last)] : 0)];
+      if constexpr (std::is_same_v<T, bool>)
+        target = sum != 0;
+      else
+        target = static_cast<T>(sum);
+    }
+  });
+}
+
+template <class F>
+void with_arithmetic_type(DType type, F&& f) {
+  switch (type) {
+    case DType::boolean: return f(bool{});
+    case DType::int8: return f(std::int8_t{});
+    case DType::int16: return f(std::int16_t{});
+    case DType::int32: return f(std::int32_t{});
+    case DType::int64: return f(std::int64_t{});
+    case DType::uint8: return f(std::uint8_t{});
+    case DType::uint16: return f(std::uint16_t{});
+    case DType::uint32: return f(std::uint32_t{});
+    case DType::uint64: return f(std::uint64_t{});
+    case DType::float32: return f(float{});
+    case DType::float64: return f(double{});
+    default: throw EinopsError("einsum: no summation for dtype " + std::string(dtype_name(type)));
+  }
+}
+
+}  // namespace
+
+AnyTensor uninitialized_tensor(DType dtype, const Shape& shape) {
+  const std::int64_t count = checked_element_count(shape);
+  // Large buffers come from the library's reuse cache: no page faults on every call.
+  std::shared_ptr<void> storage =
+      allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype), false);
+  void* data = storage.get();
+  return AnyTensor(dtype, std::move(storage), data, shape, row_major_strides(shape));
+}
+
+Term make_dense(DType dtype, const Labels& labels, const Extents& extent) {
+  Shape shape;
+  for (int label : labels) shape.push_back(extent[static_cast<std::size_t>(label)]);
+  const AnyTensor tensor = uninitialized_tensor(dtype, shape);
+  Term term;
+  term.dtype = dtype;
+  term.data = tensor.data();
+  term.labels = labels;
+  term.strides.assign(tensor.strides().begin(), tensor.strides().end());
+  term.storage = tensor.storage();
+  return term;
+}
+
+void sum_into(const Term& in, const Term& out, const Extents& extent) {
+  Walk walk;
+  for (std::size_t i = 0; i < out.labels.size(); ++i)
+    walk.push_output(extent[static_cast<std::size_t>(out.labels[i])], in.stride_of(out.labels[i]), out.strides[i]);
+  for (std::size_t i = 0; i < in.labels.size(); ++i)
+    if (!out.has(in.labels[i])) walk.push_reduced(extent[static_cast<std::size_t>(in.labels[i])], in.strides[i]);
+  walk.merge();
+  if (walk.reduced_rank == 0) {
+    copy_strided(element_size(in), in.data, out.data, walk);
+    return;
+  }
+  // The library's reduce kernel sums float32/float64/int64/uint64 into the same type.
+  if (reduction_result_dtype(Reduction::sum, in.dtype) == in.dtype && in.dtype != DType::boolean) {
+    reduce_strided(in.dtype, Reduction::sum, in.data, out.data, walk);
+    return;
+  }
+  with_arithmetic_type(in.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    sum_loops<T>(static_cast<const T*>(in.data), static_cast<T*>(out.data), walk);
+  });
+}
+
+Labels product_layout(const Term& a, const Term& b, const Labels& result) {
+  Labels batch, m, n;
+  for (int label : result) {
+    if (a.has(label) && b.has(label)) batch.push_back(label);
+    else if (a.has(label)) m.push_back(label);
+    else n.push_back(label);
+  }
+  Labels layout = by_stride(batch, a);
+  const Labels m_order = by_stride(m, a), n_order = by_stride(n, b);
+  layout.insert(layout.end(), m_order.begin(), m_order.end());
+  layout.insert(layout.end(), n_order.begin(), n_order.end());
+  return layout;
+}
+
+void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Extents& extent) {
+  // Labels only one side has and the result lacks are summed away first.
+  const auto presummed = [&](const Term& term, const Term& other) {
+    Labels kept;
+    for (int label : term.labels)
+      if (other.has(label) || out.has(label)) kept.push_back(label);
+    if (kept.size() == term.labels.size()) return term;
+    Term dense = make_dense(term.dtype, by_stride(kept, term), extent);
+    sum_into(term, dense, extent);
+    return dense;
+  };
+  Term a = presummed(a_in, b_in);
+  Term b = presummed(b_in, a);
+
+  Labels batch, m, n, k;
+  for (int label : out.labels) {
+    if (a.has(label) && b.has(label)) batch.push_back(label);
+    else if (a.has(label)) m.push_back(label);
+    else if (b.has(label)) n.push_back(label);
+  }
+  for (int label : a.labels)
+    if (b.has(label) && !out.has(label)) k.push_back(label);
+  batch = by_stride(batch, out);
+  m = by_stride(m, out);
+  n = by_stride(n, out);
+  k = by_stride(k, a);
+
+  // An operand whose m/k (or k/n) group does not merge is copied into [batch, m, k] (or [batch, k, n]).
+  const auto readable = [&](Term& term, const Labels& rows, const Labels& cols) {
+    if (merge(term, rows, extent).ok && merge(term, cols, extent).ok) return;
+    Labels layout = batch;
+    layout.insert(layout.end(), rows.begin(), rows.end());
+    layout.insert(layout.end(), cols.begin(), cols.end());
+    Term dense = make_dense(term.dtype, layout, extent);
+    sum_into(term, dense, extent);
+    term = std::move(dense);
+  };
+  readable(a, m, k);
+  readable(b, k, n);
+  Term target = out;
+  const bool direct = merge(out, m, extent).ok && merge(out, n, extent).ok;
+  if (!direct) {
+    Labels layout = batch;
+    layout.insert(layout.end(), m.begin(), m.end());
+    layout.insert(layout.end(), n.begin(), n.end());
+    target = make_dense(out.dtype, layout, extent);
+  }
+
+  BatchedGemm problem;
+  const Merged am = merge(a, m, extent), ak = merge(a, k, extent);
+  const Merged bk = merge(b, k, extent), bn = merge(b, n, extent);
+  const Merged cm = merge(target, m, extent), cn = merge(target, n, extent);
+  problem.m = am.extent;
+  problem.n = bn.extent;
+  problem.k = ak.extent;
+  problem.a = a.data;
+  problem.a_layout = {am.stride, ak.stride};
+  problem.b = b.data;
+  problem.b_layout = {bk.stride, bn.stride};
+  problem.c = target.data;
+  problem.c_layout = {cm.stride, cn.stride};
+  for (int label : batch)
+    problem.push_batch(extent[static_cast<std::size_t>(label)], a.stride_of(label), b.stride_of(label),
+                       target.stride_of(label));
+  batched_gemm(a.dtype, problem);
+  if (!direct) sum_into(target, out, extent);
+}
+
+}  // namespace einops::detail::einsum

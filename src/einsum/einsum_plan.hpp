@@ -1,0 +1,41 @@
+// Pattern + operand shapes -> EinsumPlan: the length of every label, which label each operand
+// dimension indexes, the output, and the greedy order of pairwise contractions. All checks of
+// shapes happen here, once; plans are cached by (pattern, shapes) in a bounded cache.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "../operation_context.hpp"
+#include "einops/pattern.hpp"
+#include "einops/tensor.hpp"
+#include "term.hpp"
+
+namespace einops::detail::einsum {
+
+/// One pairwise contraction: terms `first` and `second` of the working list are removed and
+/// their product over the labels `result` is appended.
+struct Step {
+  std::size_t first = 0;
+  std::size_t second = 0;
+  Labels result;
+};
+
+struct EinsumPlan {
+  Extents extent;                             // per label: names first, then the ellipsis dimensions
+  std::vector<std::vector<int>> operand_dims;  // per operand dimension: its label, -1 for a length-1 one
+  std::vector<Labels> operand_labels;          // distinct labels of each operand (length > 1)
+  Labels output_labels;                        // per output dimension
+  Shape output_shape;
+  bool has_empty_label = false;  // a label of length 0: the result is all zeros
+  std::vector<Step> steps;       // empty for one operand
+};
+
+/// Builds (or finds) the plan; throws EinopsError through `context` for shapes that do not fit.
+std::shared_ptr<const EinsumPlan> get_plan(const EinsumPattern& pattern, std::span<const AnyTensor> operands,
+                                           const OperationContext& context);
+
+}  // namespace einops::detail::einsum

@@ -1,0 +1,96 @@
+// Batched matrix products on strided memory: C[b] = A[b] · B[b] for every batch index b, with C
+// overwritten. The einsum contraction maps every pair of operands onto one of these.
+//
+// float32 and float64 go to BLAS (cblas_sgemm/dgemm) when the product is large enough to pay for
+// the call; operands whose strides BLAS cannot take are packed per batch element first. Smaller
+// products, other element types and builds without BLAS use the loops in gemm.cpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "einops/detail/walk.hpp"
+#include "einops/dtype.hpp"
+
+namespace einops::detail::einsum {
+
+/// Row and column strides of an m x n matrix, in elements.
+struct MatrixLayout {
+  std::int64_t row_stride = 0;
+  std::int64_t col_stride = 0;
+};
+
+struct BatchedGemm {
+  std::int64_t m = 1, n = 1, k = 1;
+  const void* a = nullptr;  // m x k
+  MatrixLayout a_layout;
+  const void* b = nullptr;  // k x n
+  MatrixLayout b_layout;
+  void* c = nullptr;  // m x n
+  MatrixLayout c_layout;
+  int batch_rank = 0;
+  std::array<std::int64_t, kMaxRank> batch_extent{};
+  std::array<std::int64_t, kMaxRank> a_batch_stride{}, b_batch_stride{}, c_batch_stride{};
+
+  void push_batch(std::int64_t extent, std::int64_t a_stride, std::int64_t b_stride, std::int64_t c_stride) {
+    batch_extent[static_cast<std::size_t>(batch_rank)] = extent;
+    a_batch_stride[static_cast<std::size_t>(batch_rank)] = a_stride;
+    b_batch_stride[static_cast<std::size_t>(batch_rank)] = b_stride;
+    c_batch_stride[static_cast<std::size_t>(batch_rank)] = c_stride;
+    ++batch_rank;
+  }
+  std::int64_t batch_count() const {
+    std::int64_t count = 1;
+    for (int i = 0; i < batch_rank; ++i) count *= batch_extent[static_cast<std::size_t>(i)];
+    return count;
+  }
+};
+
+/// Calls `run(a_offset, b_offset, c_offset)` (in elements) for the batch elements [begin, end) in
+/// row-major order of the batch dimensions (an odometer: no division per element).
+template <class Run>
+void for_each_batch(const BatchedGemm& problem, std::int64_t begin, std::int64_t end, Run&& run) {
+  if (begin >= end) return;
+  std::array<std::int64_t, kMaxRank> index{};
+  std::int64_t a = 0, b = 0, c = 0;
+  std::int64_t rest = begin;  // the odometer starts at begin's digits
+  for (int d = problem.batch_rank - 1; d >= 0; --d) {
+    const auto i = static_cast<std::size_t>(d);
+    index[i] = rest % problem.batch_extent[i];
+    rest /= problem.batch_extent[i];
+    a += index[i] * problem.a_batch_stride[i];
+    b += index[i] * problem.b_batch_stride[i];
+    c += index[i] * problem.c_batch_stride[i];
+  }
+  for (std::int64_t remaining = end - begin;;) {
+    run(a, b, c);
+    if (--remaining == 0) return;
+    int d = problem.batch_rank - 1;
+    for (; d >= 0; --d) {
+      const auto i = static_cast<std::size_t>(d);
+      a += problem.a_batch_stride[i];
+      b += problem.b_batch_stride[i];
+      c += problem.c_batch_stride[i];
+      if (++index[i] < problem.batch_extent[i]) break;
+      a -= problem.a_batch_stride[i] * problem.batch_extent[i];
+      b -= problem.b_batch_stride[i] * problem.batch_extent[i];
+      c -= problem.c_batch_stride[i] * problem.batch_extent[i];
+      index[i] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// Runs the products for any element type of the library but the 16-bit floats (einsum computes
+/// those in float32). All extents are positive; A and B do not overlap C.
+void batched_gemm(DType type, const BatchedGemm& problem);
+
+/// Products of at least this many multiply-adds (m·n·k) go to BLAS; smaller ones cost less in
+/// the loops than a BLAS call costs in setup (measured: batches of 4x4x4 products run 3x faster
+/// in the loops, from 8x8x8 on OpenBLAS is faster).
+inline constexpr std::int64_t kBlasMinWork = 8 * 8 * 8;
+
+/// The BLAS path (gemm_blas.cpp): false when this build has no BLAS or `type` is not float32/64.
+bool blas_batched_gemm(DType type, const BatchedGemm& problem);
+
+}  // namespace einops::detail::einsum

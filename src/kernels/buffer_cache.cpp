@@ -1,0 +1,180 @@
+// The reuse cache for large result buffers: size classes of four per power of two (at most 25%
+// slack), exact-class reuse, most recently freed first, bounded in bytes. Large buffers are
+// mapped 2 MiB aligned and marked for transparent huge pages, so that transposes over them need
+// few TLB entries.
+#include "buffer_cache.hpp"
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "einops/memory.hpp"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace einops {
+namespace detail {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+/// Rounds up to the size class: four classes per power of two, whole pages.
+std::size_t size_class(std::size_t bytes) {
+  const int top = static_cast<int>(std::bit_width(bytes)) - 1;
+  const std::size_t step = std::max<std::size_t>(std::size_t{1} << std::max(top - 2, 0), 4096);
+  return (bytes + step - 1) / step * step;
+}
+
+void* map_buffer(std::size_t bytes) {
+#if defined(__linux__)
+  // Over-map by one huge page and trim, for a 2 MiB aligned start.
+  const std::size_t span = bytes + kHugePage;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  if (aligned > start) munmap(raw, aligned - start);
+  const std::uintptr_t end = start + span, used_end = aligned + bytes;
+  if (end > used_end) munmap(reinterpret_cast<void*>(used_end), end - used_end);
+  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+#else
+  void* p = ::operator new(bytes, std::align_val_t{kHugePage});
+  return p;
+#endif
+}
+
+void unmap_buffer(void* p, std::size_t bytes) {
+#if defined(__linux__)
+  munmap(p, bytes);
+#else
+  ::operator delete(p, std::align_val_t{kHugePage});
+  (void)bytes;
+#endif
+}
+
+class BufferCache {
+ public:
+  ~BufferCache() { clear(); }
+
+  void* take(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = free_.find(bytes);
+    if (it == free_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    held_ -= bytes;
+    return p;
+  }
+  void give_back(void* p, std::size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (enabled_ && held_ + bytes <= limit_) {
+        free_[bytes].push_back(p);
+        held_ += bytes;
+        return;
+      }
+    }
+    unmap_buffer(p, bytes);
+  }
+  void clear() { trim_to(0); }
+  void trim_to(std::size_t bytes) {
+    std::vector<std::pair<void*, std::size_t>> released;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = free_.rbegin(); it != free_.rend() && held_ > bytes; ++it)  // largest first
+        while (!it->second.empty() && held_ > bytes) {
+          released.emplace_back(it->second.back(), it->first);
+          it->second.pop_back();
+          held_ -= it->first;
+        }
+    }
+    for (auto [p, size] : released) unmap_buffer(p, size);
+  }
+  void set_enabled(bool enabled) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      enabled_ = enabled;
+    }
+    if (!enabled) clear();
+  }
+  bool enabled() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return enabled_;
+  }
+  void set_limit(std::size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      limit_ = bytes;
+    }
+    trim_to(bytes);
+  }
+  std::size_t limit() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return limit_;
+  }
+  std::size_t held() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return held_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::size_t, std::vector<void*>> free_;
+  std::size_t held_ = 0;
+  std::size_t limit_ = std::size_t{512} << 20;
+  bool enabled_ = true;
+};
+
+BufferCache& cache() {
+  // Never destroyed: buffers may be released by tensors that outlive static destruction.
+  static BufferCache* instance = new BufferCache();
+  return *instance;
+}
+
+}  // namespace
+
+std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed) {
+  if (bytes < kCachedBufferMinBytes) {
+    void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{64});
+    if (zeroed) std::memset(p, 0, bytes);
+    return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+  }
+  const std::size_t size = size_class(bytes);
+  void* p = cache().take(size);
+  if (p == nullptr) {
+    p = map_buffer(size);
+#if !defined(__linux__)
+    if (zeroed) std::memset(p, 0, bytes);
+#endif  // fresh anonymous mappings read as zero
+  } else if (zeroed) {
+    std::memset(p, 0, bytes);
+  }
+  return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });
+}
+
+AnyTensor new_result(DType dtype, const Shape& shape) {
+  const std::int64_t count = checked_allocation_count(shape, dtype_size(dtype));
+  std::shared_ptr<void> storage = allocate_buffer(static_cast<std::size_t>(count) * dtype_size(dtype), false);
+  void* data = storage.get();
+  return AnyTensor(dtype, std::move(storage), data, shape, row_major_strides(shape));
+}
+
+}  // namespace detail
+
+void set_buffer_cache_enabled(bool enabled) { detail::cache().set_enabled(enabled); }
+bool buffer_cache_enabled() { return detail::cache().enabled(); }
+void set_buffer_cache_limit(std::size_t bytes) { detail::cache().set_limit(bytes); }
+std::size_t buffer_cache_limit() { return detail::cache().limit(); }
+void clear_buffer_cache() { detail::cache().clear(); }
+std::size_t buffer_cache_bytes() { return detail::cache().held(); }
+
+}  // namespace einops

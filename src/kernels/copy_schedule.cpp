@@ -1,0 +1,132 @@
+// Recasts a copy walk as tiles (see copy_schedule.hpp) and picks the tile kernel, block sizes,
+// block order and store kind. Runs once per call in O(rank^2); no allocation.
+#include "copy_schedule.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace einops::detail {
+namespace {
+
+/// Input bytes of one block of the transposing kernel (its rows: one band of cache-line tiles).
+constexpr std::int64_t kTransposeBlockBytes = 16 * 1024;
+/// Elements a batched kernel call handles at least, so per-call overhead stays small.
+constexpr std::int64_t kBatchMinElements = 4096;
+/// Outputs at least this large are written with non-temporal stores: they would only evict the
+/// caches, and streaming saves the read-for-ownership of every output line.
+constexpr std::int64_t kStreamMinBytes = std::int64_t{8} << 20;
+
+std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
+
+}  // namespace
+
+CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
+  CopySchedule s;
+  s.element_size = element_size;
+  std::array<Loop, kMaxRank> dims{};
+  std::array<bool, kMaxRank> used{};
+  int n = 0;
+  s.total = 1;
+  for (int i = 0; i < walk.rank; ++i) {
+    s.total *= walk.extent[i];
+    if (walk.extent[i] != 1) dims[n++] = Loop{walk.extent[i], walk.in_stride[i], walk.out_stride[i]};
+  }
+  if (s.total == 0) return s;
+
+  // A dimension contiguous on both sides moves as whole runs.
+  for (int d = 0; d < n; ++d)
+    if (dims[d].in_stride == 1 && dims[d].out_stride == 1) {
+      s.unit = dims[d].extent;
+      used[d] = true;
+      break;
+    }
+  // The column: contiguous in the input just after the unit.
+  int col = -1;
+  for (int d = 0; d < n && col < 0; ++d)
+    if (!used[d] && dims[d].in_stride == s.unit) col = d;
+  // The rows: the chain of dimensions contiguous in the output just after the unit.
+  for (std::int64_t expected = s.unit;;) {
+    int next = -1;
+    for (int d = 0; d < n && next < 0; ++d)
+      if (!used[d] && d != col && dims[d].out_stride == expected) next = d;
+    if (next < 0) break;
+    used[next] = true;
+    s.row_loops[s.row_rank++] = dims[next];
+    s.rows *= dims[next].extent;
+    expected *= dims[next].extent;
+  }
+  if (col >= 0) {
+    used[col] = true;
+    s.cols = dims[col].extent;
+    s.col_in_stride = dims[col].in_stride;
+    s.col_out_stride = dims[col].out_stride;
+  }
+  // Outer loops by decreasing output stride: the innermost advances the output the least.
+  for (int d = 0; d < n; ++d)
+    if (!used[d]) s.outer[s.outer_rank++] = dims[d];
+  std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [](const Loop& a, const Loop& b) {
+    return magnitude(a.out_stride) > magnitude(b.out_stride);
+  });
+
+  const auto es = static_cast<std::int64_t>(element_size);
+  const std::int64_t register_rows = 16 / es;  // R of the R x R register transpose
+  bool all_rows_broadcast = s.row_rank > 0;
+  for (int r = 0; r < s.row_rank; ++r) all_rows_broadcast = all_rows_broadcast && s.row_loops[r].in_stride == 0;
+  const bool rows_dense_in_input = s.row_rank > 0 && s.row_loops[0].in_stride == s.cols;
+
+  if (s.unit > 1) {
+    s.kernel = TileKernel::units;
+  } else if (s.row_rank > 0 && col >= 0 && s.rows >= 2 && s.rows <= 4 && s.col_out_stride == s.rows) {
+    s.kernel = TileKernel::interleave;  // also for broadcast rows: (w 2) upsampling
+  } else if (all_rows_broadcast) {
+    s.kernel = TileKernel::fill;
+  } else if (s.row_rank > 0 && col >= 0) {
+    if (s.cols >= 2 && s.cols <= 4 && rows_dense_in_input)
+      s.kernel = TileKernel::deinterleave;
+    else if (s.rows >= register_rows && s.cols >= register_rows)
+      s.kernel = TileKernel::transpose;
+  }
+
+  // Blocks: a block's rows are tabulated (at most kMaxBlockRows); transposing blocks fit in L1.
+  switch (s.kernel) {
+    case TileKernel::transpose: {
+      // A band of one cache-line tile of rows, as many columns as kTransposeBlockBytes allows.
+      const std::int64_t line = 64 / es;
+      s.block_rows = std::min(s.rows, 2 * line);
+      s.block_cols = std::min(s.cols, std::max(line, kTransposeBlockBytes / es / (2 * line) / line * line));
+      break;
+    }
+    case TileKernel::units: {
+      const std::int64_t unit_bytes = s.unit * es;
+      const std::int64_t units_per_block = std::max<std::int64_t>(1, (64 * 1024) / unit_bytes);
+      s.block_rows = std::min({s.rows, kMaxBlockRows, std::max<std::int64_t>(1, units_per_block / 16)});
+      s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, units_per_block / s.block_rows));
+      break;
+    }
+    default:
+      s.block_rows = std::min(s.rows, kMaxBlockRows);
+      s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, (64 * 1024) / es / s.block_rows));
+      break;
+  }
+  // Groups of blocks spanning about kGroupSide elements each way (in-row and in-column pages).
+  constexpr std::int64_t kGroupSide = 512;
+  s.group_rows = std::max<std::int64_t>(1, kGroupSide / s.block_rows);
+  s.group_cols = std::max<std::int64_t>(1, kGroupSide / s.block_cols);
+  if (const char* v = std::getenv("EINOPS_DEV_BLOCK_ROWS")) s.block_rows = std::min<std::int64_t>(s.rows, std::atoll(v));
+  if (const char* v = std::getenv("EINOPS_DEV_BLOCK_COLS")) s.block_cols = std::min<std::int64_t>(s.cols, std::atoll(v));
+  if (const char* v = std::getenv("EINOPS_DEV_GROUP_ROWS")) s.group_rows = std::atoll(v);
+  if (const char* v = std::getenv("EINOPS_DEV_GROUP_COLS")) s.group_cols = std::atoll(v);
+  if (const char* v = std::getenv("EINOPS_DEV_KERNEL")) s.kernel = static_cast<TileKernel>(std::atoi(v));
+
+  const std::int64_t tile = s.rows * s.cols * s.unit;
+  if (s.outer_rank > 0 && tile < kBatchMinElements) {
+    s.batched = true;
+    const std::int64_t extent = s.outer[s.outer_rank - 1].extent;
+    s.block_batch = std::min(extent, (kBatchMinElements * 4 + tile - 1) / tile);
+  }
+  s.stream = s.total * es >= kStreamMinBytes;
+  if (const char* v = std::getenv("EINOPS_DEV_STREAM")) s.stream = std::atoi(v) != 0;
+  return s;
+}
+
+}  // namespace einops::detail

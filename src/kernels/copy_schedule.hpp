@@ -1,0 +1,72 @@
+// How a permuted or broadcast copy is executed: the walk recast as a batch of 2-D tiles.
+//
+// Assumptions: strides are in elements; the output does not overlap the input.
+// A tile has `rows` (a chain of dimensions that are contiguous in the output, so row r of a
+// column is written at column_base + r * unit) and `cols` (one dimension contiguous in the
+// input: column c of a row is read at row_base + c * unit). Everything else is an outer loop.
+// With `unit` > 1 the innermost dimension was contiguous on both sides and whole runs of
+// `unit` elements move as one. The kernel per tile is chosen here, once, from extents and strides.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "einops/detail/walk.hpp"
+
+namespace einops::detail {
+
+struct Loop {
+  std::int64_t extent = 1;
+  std::int64_t in_stride = 0;
+  std::int64_t out_stride = 0;
+};
+
+enum class TileKernel : std::uint8_t {
+  scalar,        // any tile, element by element (edges, odd strides)
+  units,         // contiguous runs of `unit` elements
+  transpose,     // R x R register transposes, R = 16 bytes / element size
+  interleave,    // 2-4 rows written interleaved (rows * element size < 16 bytes, dense output)
+  deinterleave,  // 2-4 columns read interleaved (dense input rows)
+  fill,          // every row reads the same element: a broadcast along the output
+};
+
+/// Rows handed to a tile kernel at a time (their input offsets are tabulated per block).
+inline constexpr std::int64_t kMaxBlockRows = 256;
+
+struct CopySchedule {
+  std::size_t element_size = 4;
+  std::int64_t total = 0;  // elements written
+  TileKernel kernel = TileKernel::scalar;
+  std::int64_t unit = 1;
+
+  int row_rank = 0;  // the output-contiguous chain, innermost first
+  std::array<Loop, kMaxRank> row_loops{};
+  std::int64_t rows = 1;
+
+  std::int64_t cols = 1;
+  std::int64_t col_in_stride = 0;  // `unit` for a real column dimension
+  std::int64_t col_out_stride = 0;
+
+  int outer_rank = 0;  // outermost first; the last one is the batch loop when `batched`
+  std::array<Loop, kMaxRank> outer{};
+  bool batched = false;  // the innermost outer loop runs inside the kernel call
+
+  std::int64_t block_rows = 1;
+  std::int64_t block_cols = 1;
+  std::int64_t block_batch = 1;
+  // Block order: blocks are visited in groups of group_rows x group_cols blocks (columns fastest
+  // inside a group, then groups left to right, top to bottom), so that the pages a group touches
+  // fit in the TLB and each is used for several blocks before it is evicted.
+  std::int64_t group_rows = 1;
+  std::int64_t group_cols = 1;
+  bool stream = false;        // non-temporal stores (output larger than the caches)
+};
+
+/// Builds the schedule of a copy over `walk` (merged or not) for elements of `element_size` bytes.
+CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size);
+
+/// Runs it (SIMD kernels chosen at run time for this CPU; threads above a size threshold).
+void execute_copy(const CopySchedule& schedule, const void* in, void* out);
+
+}  // namespace einops::detail

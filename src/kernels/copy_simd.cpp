@@ -1,0 +1,445 @@
+// Executes a CopySchedule: tile kernels compiled once per instruction set (Highway), chosen at
+// run time for this CPU, once per call.
+// Assumptions: strides in elements; elements move as opaque unsigned words of 1, 2, 4 or 8 bytes;
+// register transposes use 128-bit vectors (R x R, R = 16 / element size) on every target, the
+// interleaving kernels full-width vectors; non-temporal stores need 16-byte aligned addresses
+// and are used only where every address of the tile is aligned.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <cstdlib>
+
+#include "copy_schedule.hpp"
+#include "parallel.hpp"
+
+#include "hwy_config.hpp"
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/copy_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace einops::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// One kernel call: a block of `rows` x `cols`, repeated `batch` times.
+template <class Word>
+struct Tile {
+  const Word* in;          // + row_in[r] + c * col_in + b * batch_in
+  Word* out;               // + r * unit + c * col_out + b * batch_out
+  const std::int64_t* row_in;
+  std::int64_t row_step;   // row_in[r] == row_in[0] + r * row_step for every r, or 0 when not
+  std::int64_t rows, cols, unit;
+  std::int64_t col_in, col_out;
+  std::int64_t batch, batch_in, batch_out;
+  bool stream;
+};
+
+template <class Word>
+bool aligned16(const Word* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+template <class Word>
+void ScalarTile(const Tile<Word>& t) {
+  for (std::int64_t b = 0; b < t.batch; ++b) {
+    const Word* in = t.in + b * t.batch_in;
+    Word* out = t.out + b * t.batch_out;
+    for (std::int64_t c = 0; c < t.cols; ++c) {
+      const Word* column_in = in + c * t.col_in;
+      Word* column_out = out + c * t.col_out;
+      for (std::int64_t r = 0; r < t.rows; ++r) column_out[r] = column_in[t.row_in[r]];
+    }
+  }
+}
+
+/// Copies `count` contiguous words; streaming stores where the destination allows.
+template <class Word>
+HWY_INLINE void CopyRun(const Word* HWY_RESTRICT in, Word* HWY_RESTRICT out, std::int64_t count, bool stream) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  if (!stream || count < 4 * lanes) {
+    std::memcpy(out, in, static_cast<std::size_t>(count) * sizeof(Word));
+    return;
+  }
+  std::int64_t i = 0;
+  const std::size_t vector_bytes = hn::Lanes(d) * sizeof(Word);
+  for (; i < count && reinterpret_cast<std::uintptr_t>(out + i) % vector_bytes != 0; ++i) out[i] = in[i];
+  if (reinterpret_cast<std::uintptr_t>(out + i) % vector_bytes != 0) {  // words not aligned to a vector
+    std::memcpy(out + i, in + i, static_cast<std::size_t>(count - i) * sizeof(Word));
+    return;
+  }
+  for (; i + 2 * lanes <= count; i += 2 * lanes) {
+    const auto a = hn::LoadU(d, in + i);
+    const auto b = hn::LoadU(d, in + i + lanes);
+    hn::Stream(a, d, out + i);
+    hn::Stream(b, d, out + i + lanes);
+  }
+  for (; i + lanes <= count; i += lanes) hn::Stream(hn::LoadU(d, in + i), d, out + i);
+  for (; i < count; ++i) out[i] = in[i];
+}
+
+template <class Word>
+HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, bool stream) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const auto v = hn::Set(d, value);
+  std::int64_t i = 0;
+  if (stream && count >= 4 * lanes) {
+    const std::size_t vector_bytes = hn::Lanes(d) * sizeof(Word);
+    for (; i < count && reinterpret_cast<std::uintptr_t>(out + i) % vector_bytes != 0; ++i) out[i] = value;
+    if (reinterpret_cast<std::uintptr_t>(out + i) % vector_bytes == 0) {
+      for (; i + lanes <= count; i += lanes) hn::Stream(v, d, out + i);
+    }
+  }
+  for (; i + lanes <= count; i += lanes) hn::StoreU(v, d, out + i);
+  for (; i < count; ++i) out[i] = value;
+}
+
+template <class Word>
+void UnitsTile(const Tile<Word>& t) {
+  for (std::int64_t b = 0; b < t.batch; ++b) {
+    const Word* in = t.in + b * t.batch_in;
+    Word* out = t.out + b * t.batch_out;
+    for (std::int64_t c = 0; c < t.cols; ++c)
+      for (std::int64_t r = 0; r < t.rows; ++r)
+        CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
+  }
+}
+
+template <class Word>
+void FillTile(const Tile<Word>& t) {
+  for (std::int64_t b = 0; b < t.batch; ++b)
+    for (std::int64_t c = 0; c < t.cols; ++c)
+      FillRun(t.in[b * t.batch_in + c * t.col_in + t.row_in[0]], t.out + b * t.batch_out + c * t.col_out, t.rows,
+              t.stream);
+}
+
+// ---- R x R transposes in 128-bit registers ------------------------------------------------------
+#if HWY_TARGET == HWY_SCALAR
+template <class Word>
+void TransposeTile(const Tile<Word>& t) {
+  ScalarTile(t);
+}
+#else
+
+/// One interleave stage on lanes of type Lane: pairs (2m, 2m+1) -> lower halves, then upper halves.
+template <class Lane, class V, std::size_t R>
+HWY_INLINE void InterleaveStage(V (&v)[R]) {
+  const hn::Full128<Lane> dl;
+  const hn::DFromV<V> d;
+  V t[R];
+  for (std::size_t m = 0; m < R / 2; ++m) {
+    const auto a = hn::BitCast(dl, v[2 * m]);
+    const auto b = hn::BitCast(dl, v[2 * m + 1]);
+    t[m] = hn::BitCast(d, hn::InterleaveLower(dl, a, b));
+    t[R / 2 + m] = hn::BitCast(d, hn::InterleaveUpper(dl, a, b));
+  }
+  for (std::size_t i = 0; i < R; ++i) v[i] = t[i];
+}
+
+/// log2(R) stages, lane width doubling up to 64 bits. Afterwards v[f] holds column bitrev(f).
+template <class Lane, class V, std::size_t R>
+HWY_INLINE void TransposeStages(V (&v)[R]) {
+  InterleaveStage<Lane>(v);
+  if constexpr (sizeof(Lane) < 8) TransposeStages<hwy::MakeWide<Lane>>(v);
+}
+
+template <std::size_t R>
+constexpr std::size_t bit_reverse(std::size_t i) {
+  std::size_t r = 0;
+  for (std::size_t bit = 1; bit < R; bit <<= 1) r = (r << 1) | ((i & bit) != 0 ? 1 : 0);
+  return r;
+}
+
+template <class Word, bool kStream, class V>
+HWY_INLINE void StoreVector(V v, Word* HWY_RESTRICT target) {
+  const hn::Full128<Word> d;
+  if constexpr (kStream)
+    hn::Stream(v, d, target);
+  else
+    hn::StoreU(v, d, target);
+}
+
+/// R x R register transposes straight from input rows to output columns, over rows
+/// [r_begin, r_end) and columns [c_begin, c_end) of one batch entry; scalar at the edges.
+template <class Word, bool kStream>
+void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_t r_begin, std::int64_t r_end,
+                     std::int64_t c_begin, std::int64_t c_end) {
+  constexpr std::size_t R = 16 / sizeof(Word);
+  constexpr auto kR = static_cast<std::int64_t>(R);
+  const hn::Full128<Word> d;
+  using V = hn::Vec<decltype(d)>;
+  const std::int64_t r_full = r_begin + (r_end - r_begin) / kR * kR;
+  const std::int64_t c_full = c_begin + (c_end - c_begin) / kR * kR;
+  for (std::int64_t c = c_begin; c < c_full; c += kR) {
+    for (std::int64_t r = r_begin; r < r_full; r += kR) {
+      V v[R];
+      for (std::size_t i = 0; i < R; ++i) v[i] = hn::LoadU(d, in + t.row_in[r + static_cast<std::int64_t>(i)] + c);
+      TransposeStages<Word>(v);
+      for (std::size_t f = 0; f < R; ++f)
+        StoreVector<Word, kStream>(v[f], out + (c + static_cast<std::int64_t>(bit_reverse<R>(f))) * t.col_out + r);
+    }
+    for (std::int64_t cc = c; cc < c + kR; ++cc)
+      for (std::int64_t r = r_full; r < r_end; ++r) out[cc * t.col_out + r] = in[t.row_in[r] + cc];
+  }
+  for (std::int64_t c = c_full; c < c_end; ++c)
+    for (std::int64_t r = r_begin; r < r_end; ++r) out[c * t.col_out + r] = in[t.row_in[r] + c];
+}
+
+/// Cache-line tiles: L x L elements (L = 64 bytes / element size) are transposed through an L1
+/// buffer with R x R register transposes, so every input line is read whole at once and every
+/// output line written whole at once. Power-of-two strides then cost no conflict misses, and
+/// streaming stores always fill complete lines.
+template <class Word, bool kStream>
+void TransposeTileImpl(const Tile<Word>& t) {
+  constexpr std::size_t R = 16 / sizeof(Word);
+  constexpr auto kR = static_cast<std::int64_t>(R);
+  constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
+  const hn::Full128<Word> d;
+  using V = hn::Vec<decltype(d)>;
+  HWY_ALIGN Word buffer[L * L];
+  static const bool direct_only = std::getenv("EINOPS_DEV_DIRECT") != nullptr;
+  if (direct_only) {
+    for (std::int64_t b = 0; b < t.batch; ++b)
+      DirectTranspose<Word, kStream>(t, t.in + b * t.batch_in, t.out + b * t.batch_out, 0, t.rows, 0, t.cols);
+    return;
+  }
+  const std::int64_t r_full = t.rows / L * L;
+  const std::int64_t c_full = t.cols / L * L;
+  for (std::int64_t b = 0; b < t.batch; ++b) {
+    const Word* in = t.in + b * t.batch_in;
+    Word* out = t.out + b * t.batch_out;
+    for (std::int64_t r = 0; r < r_full; r += L) {
+      for (std::int64_t c = 0; c < c_full; c += L) {
+        for (std::int64_t rg = 0; rg < L; rg += kR) {
+          const Word* rows[R];
+          for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;
+          for (std::int64_t cg = 0; cg < L; cg += kR) {
+            V v[R];
+            for (std::size_t i = 0; i < R; ++i) v[i] = hn::LoadU(d, rows[i] + cg);
+            TransposeStages<Word>(v);
+            for (std::size_t f = 0; f < R; ++f)
+              hn::Store(v[f], d, buffer + (cg + static_cast<std::int64_t>(bit_reverse<R>(f))) * L + rg);
+          }
+        }
+        for (std::int64_t cc = 0; cc < L; ++cc) {
+          Word* target = out + (c + cc) * t.col_out + r;
+          for (std::int64_t q = 0; q < L; q += kR) StoreVector<Word, kStream>(hn::Load(d, buffer + cc * L + q), target + q);
+        }
+      }
+    }
+    DirectTranspose<Word, kStream>(t, in, out, 0, r_full, c_full, t.cols);       // columns left over
+    DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);       // rows left over
+  }
+}
+
+template <class Word>
+void TransposeTile(const Tile<Word>& t) {
+  const auto es = static_cast<std::int64_t>(sizeof(Word));
+  if (t.stream && aligned16(t.out) && (t.col_out * es) % 16 == 0 && (t.batch_out * es) % 16 == 0)
+    TransposeTileImpl<Word, true>(t);
+  else
+    TransposeTileImpl<Word, false>(t);
+}
+#endif  // HWY_TARGET == HWY_SCALAR
+
+// ---- 2 to 4 rows or columns: Highway's interleaved loads and stores -----------------------------
+
+template <class Word, int K>
+void InterleaveTileImpl(const Tile<Word>& t) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  for (std::int64_t b = 0; b < t.batch; ++b) {
+    const Word* in = t.in + b * t.batch_in;
+    Word* out = t.out + b * t.batch_out;
+    const Word* row0 = in + t.row_in[0];
+    const Word* row1 = in + t.row_in[1];
+    const Word* row2 = in + t.row_in[K > 2 ? 2 : 0];
+    const Word* row3 = in + t.row_in[K > 3 ? 3 : 0];
+    std::int64_t c = 0;
+    for (; c + lanes <= t.cols; c += lanes) {
+      if constexpr (K == 2)
+        hn::StoreInterleaved2(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), d, out + c * K);
+      else if constexpr (K == 3)
+        hn::StoreInterleaved3(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), hn::LoadU(d, row2 + c), d, out + c * K);
+      else
+        hn::StoreInterleaved4(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), hn::LoadU(d, row2 + c),
+                              hn::LoadU(d, row3 + c), d, out + c * K);
+    }
+    for (; c < t.cols; ++c)
+      for (std::int64_t r = 0; r < K; ++r) out[c * K + r] = in[t.row_in[r] + c];
+  }
+}
+
+template <class Word>
+void InterleaveTile(const Tile<Word>& t) {
+  if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t);
+  if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t);
+  return InterleaveTileImpl<Word, 4>(t);
+}
+
+template <class Word, int J>
+void DeinterleaveTileImpl(const Tile<Word>& t) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  for (std::int64_t b = 0; b < t.batch; ++b) {
+    const Word* in = t.in + b * t.batch_in + t.row_in[0];
+    Word* out = t.out + b * t.batch_out;
+    std::int64_t r = 0;
+    for (; r + lanes <= t.rows; r += lanes) {
+      hn::Vec<decltype(d)> v0, v1, v2, v3;
+      if constexpr (J == 2) {
+        hn::LoadInterleaved2(d, in + r * J, v0, v1);
+      } else if constexpr (J == 3) {
+        hn::LoadInterleaved3(d, in + r * J, v0, v1, v2);
+      } else {
+        hn::LoadInterleaved4(d, in + r * J, v0, v1, v2, v3);
+      }
+      hn::StoreU(v0, d, out + r);
+      hn::StoreU(v1, d, out + t.col_out + r);
+      if constexpr (J > 2) hn::StoreU(v2, d, out + 2 * t.col_out + r);
+      if constexpr (J > 3) hn::StoreU(v3, d, out + 3 * t.col_out + r);
+    }
+    for (; r < t.rows; ++r)
+      for (std::int64_t c = 0; c < J; ++c) out[c * t.col_out + r] = in[r * J + c];
+  }
+}
+
+template <class Word>
+void DeinterleaveTile(const Tile<Word>& t) {
+  if (t.row_step != t.cols) return ScalarTile(t);  // rows not dense in this block
+  if (t.cols == 2) return DeinterleaveTileImpl<Word, 2>(t);
+  if (t.cols == 3) return DeinterleaveTileImpl<Word, 3>(t);
+  return DeinterleaveTileImpl<Word, 4>(t);
+}
+
+// ---- the executor -------------------------------------------------------------------------------
+
+/// Work items: (outer index, batch block, row block, column block), enumerated in that nesting
+/// (or with row and column blocks swapped). Chunks of items are the unit of threading.
+template <class Word>
+void Execute(const CopySchedule& s, const Word* in, Word* out) {
+  void (*kernel)(const Tile<Word>&) = &ScalarTile<Word>;
+  switch (s.kernel) {
+    case TileKernel::scalar: kernel = &ScalarTile<Word>; break;
+    case TileKernel::units: kernel = &UnitsTile<Word>; break;
+    case TileKernel::transpose: kernel = &TransposeTile<Word>; break;
+    case TileKernel::interleave: kernel = &InterleaveTile<Word>; break;
+    case TileKernel::deinterleave: kernel = &DeinterleaveTile<Word>; break;
+    case TileKernel::fill: kernel = &FillTile<Word>; break;
+  }
+  const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
+  std::int64_t outer_count = 1;
+  for (int i = 0; i < loops; ++i) outer_count *= s.outer[i].extent;
+  const Loop batch_loop = s.batched ? s.outer[s.outer_rank - 1] : Loop{};
+  const std::int64_t batch_blocks = (batch_loop.extent + s.block_batch - 1) / s.block_batch;
+  const std::int64_t row_blocks = (s.rows + s.block_rows - 1) / s.block_rows;
+  const std::int64_t col_blocks = (s.cols + s.block_cols - 1) / s.block_cols;
+  const std::int64_t items = outer_count * batch_blocks * row_blocks * col_blocks;
+  const std::int64_t item_elements = s.block_rows * s.block_cols * s.unit * s.block_batch;
+  const auto bytes = static_cast<std::int64_t>(sizeof(Word)) * s.total;
+  // Chunks of about 256 KiB: fixed by the problem, never by the thread count.
+  const std::int64_t chunk = std::max<std::int64_t>(1, (std::int64_t{256} << 10) / (item_elements * static_cast<std::int64_t>(sizeof(Word))));
+
+  parallel_for(items, chunk, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t row_in[kMaxBlockRows];
+    for (std::int64_t item = begin; item < end; ++item) {
+      // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups.
+      const std::int64_t tile_blocks = row_blocks * col_blocks;
+      std::int64_t rest = item / tile_blocks;
+      std::int64_t k = item % tile_blocks;
+      const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
+      const std::int64_t band = k / group_band;
+      k -= band * group_band;
+      const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
+      const std::int64_t group = k / (band_rows * s.group_cols);
+      k -= group * band_rows * s.group_cols;
+      const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
+      const std::int64_t rb = band * s.group_rows + k / group_width;
+      const std::int64_t cb = group * s.group_cols + k % group_width;
+      const std::int64_t bb = rest % batch_blocks;
+      rest /= batch_blocks;
+      std::int64_t in_offset = 0, out_offset = 0;
+      for (int i = loops - 1; i >= 0; --i) {
+        const std::int64_t index = rest % s.outer[i].extent;
+        rest /= s.outer[i].extent;
+        in_offset += index * s.outer[i].in_stride;
+        out_offset += index * s.outer[i].out_stride;
+      }
+      const std::int64_t b0 = bb * s.block_batch;
+      in_offset += b0 * batch_loop.in_stride;
+      out_offset += b0 * batch_loop.out_stride;
+      const std::int64_t r0 = rb * s.block_rows;
+      const std::int64_t c0 = cb * s.block_cols;
+      const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
+
+      // Input offsets of this block's rows: one division per chain loop, then an odometer.
+      std::int64_t index[kMaxRank];
+      std::int64_t offset = 0;
+      std::int64_t q = r0;
+      for (int i = 0; i < s.row_rank; ++i) {
+        index[i] = q % s.row_loops[i].extent;
+        q /= s.row_loops[i].extent;
+        offset += index[i] * s.row_loops[i].in_stride;
+      }
+      for (std::int64_t r = 0; r < rows; ++r) {
+        row_in[r] = offset;
+        for (int i = 0; i < s.row_rank; ++i) {
+          offset += s.row_loops[i].in_stride;
+          if (++index[i] < s.row_loops[i].extent) break;
+          offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
+          index[i] = 0;
+        }
+      }
+      std::int64_t row_step = rows > 1 ? row_in[1] - row_in[0] : 0;
+      for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
+        if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
+
+      Tile<Word> tile;
+      tile.in = in + in_offset + c0 * s.col_in_stride;
+      tile.out = out + out_offset + r0 * s.unit + c0 * s.col_out_stride;
+      tile.row_in = row_in;
+      tile.row_step = row_step;
+      tile.rows = rows;
+      tile.cols = std::min(s.block_cols, s.cols - c0);
+      tile.unit = s.unit;
+      tile.col_in = s.col_in_stride;
+      tile.col_out = s.col_out_stride;
+      tile.batch = s.batched ? std::min(s.block_batch, batch_loop.extent - b0) : 1;
+      tile.batch_in = batch_loop.in_stride;
+      tile.batch_out = batch_loop.out_stride;
+      tile.stream = s.stream;
+      kernel(tile);
+    }
+    if (s.stream) hwy::FlushStream();
+  });
+}
+
+void ExecuteCopy(const CopySchedule& s, const void* in, void* out) {
+  switch (s.element_size) {
+    case 1: return Execute(s, static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out));
+    case 2: return Execute(s, static_cast<const std::uint16_t*>(in), static_cast<std::uint16_t*>(out));
+    case 4: return Execute(s, static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out));
+    case 8: return Execute(s, static_cast<const std::uint64_t*>(in), static_cast<std::uint64_t*>(out));
+    default: return;
+  }
+}
+
+}  // namespace einops::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace einops::detail {
+
+HWY_EXPORT(ExecuteCopy);
+
+void execute_copy(const CopySchedule& schedule, const void* in, void* out) {
+  if (schedule.total == 0) return;
+  HWY_DYNAMIC_DISPATCH(ExecuteCopy)(schedule, in, out);
+}
+
+}  // namespace einops::detail
+#endif

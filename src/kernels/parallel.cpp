@@ -1,0 +1,142 @@
+// A persistent pool of worker threads. The calling thread always takes part; workers claim
+// chunks from a shared counter, so uneven chunks balance themselves. One call at a time owns the
+// pool: a concurrent or nested call runs serially on its own thread (no oversubscription).
+#include "parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "einops/threads.hpp"
+
+namespace einops {
+namespace detail {
+namespace {
+
+constexpr int kMaxThreads = 256;
+
+std::atomic<int> requested_threads{0};  // 0: the hardware's count
+thread_local bool inside_pool_worker = false;
+
+int hardware_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
+}
+
+struct Job {
+  std::int64_t count = 0;
+  std::int64_t chunk = 1;
+  ChunkBody* body = nullptr;
+  std::atomic<std::int64_t> next{0};
+  int seats = 0;   // workers that may join
+  int joined = 0;  // guarded by the pool's mutex
+
+  void run_chunks() {
+    for (;;) {
+      const std::int64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+      if (begin >= count) return;
+      (*body)(begin, std::min(count, begin + chunk));
+    }
+  }
+};
+
+class Pool {
+ public:
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  /// Runs `job` on the caller and up to `threads - 1` workers; false when the pool is in use.
+  bool try_run(Job& job, int threads) {
+    if (busy_.exchange(true, std::memory_order_acquire)) return false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      while (static_cast<int>(workers_.size()) < threads - 1) workers_.emplace_back([this] { work(); });
+      job.seats = threads - 1;
+      job_ = &job;
+      ++generation_;
+    }
+    wake_.notify_all();
+    job.run_chunks();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [&] { return active_ == 0; });
+      job_ = nullptr;
+    }
+    busy_.store(false, std::memory_order_release);
+    return true;
+  }
+
+ private:
+  void work() {
+    inside_pool_worker = true;
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || (job_ != nullptr && generation_ != seen); });
+      if (stopping_) return;
+      seen = generation_;
+      Job* job = job_;
+      if (job->joined >= job->seats) continue;
+      ++job->joined;
+      ++active_;
+      lock.unlock();
+      job->run_chunks();
+      lock.lock();
+      if (--active_ == 0) done_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  std::vector<std::thread> workers_;
+  Job* job_ = nullptr;
+  std::uint64_t generation_ = 0;
+  int active_ = 0;
+  bool stopping_ = false;
+  std::atomic<bool> busy_{false};
+};
+
+Pool& pool() {
+  static Pool instance;
+  return instance;
+}
+
+}  // namespace
+
+void parallel_for(std::int64_t count, std::int64_t chunk, bool use_threads, ChunkBody body) {
+  if (count <= 0) return;
+  chunk = std::max<std::int64_t>(chunk, 1);
+  const std::int64_t chunks = (count + chunk - 1) / chunk;
+  const int threads = static_cast<int>(std::min<std::int64_t>(get_num_threads(), chunks));
+  if (use_threads && threads > 1 && !inside_pool_worker) {
+    Job job;
+    job.count = count;
+    job.chunk = chunk;
+    job.body = &body;
+    if (pool().try_run(job, threads)) return;
+  }
+  for (std::int64_t begin = 0; begin < count; begin += chunk) body(begin, std::min(count, begin + chunk));
+}
+
+}  // namespace detail
+
+void set_num_threads(int n) {
+  detail::requested_threads.store(n <= 0 ? 0 : std::min(n, detail::kMaxThreads), std::memory_order_relaxed);
+}
+
+int get_num_threads() {
+  const int n = detail::requested_threads.load(std::memory_order_relaxed);
+  return n > 0 ? n : detail::hardware_threads();
+}
+
+}  // namespace einops

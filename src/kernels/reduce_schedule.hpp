@@ -1,0 +1,56 @@
+// How a fused permute+reduce is executed. Assumptions: strides in elements (any sign, zero
+// included); each output element is reduced in one fixed order that depends on the walk alone.
+//
+// Modes: `inner` when the innermost reduced loop is contiguous (vectors along the reduction,
+// blocked pairwise sums), `outer` when an output loop is contiguous in the input (vectors across
+// neighbouring outputs), `scalar` otherwise and for integer and bool elements.
+// Threads take fixed chunks of outputs; when there are few outputs and much to reduce, the
+// outermost reduced loop is also cut into fixed pieces whose partial results are combined in
+// order, so results never depend on the thread count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "copy_schedule.hpp"
+#include "einops/detail/walk.hpp"
+#include "einops/dtype.hpp"
+
+namespace einops::detail {
+
+enum class ReduceMode : std::uint8_t { scalar, inner, outer };
+
+struct ReduceSchedule {
+  DType type = DType::float32;
+  Reduction reduction = Reduction::sum;
+  ReduceMode mode = ReduceMode::scalar;
+  int out_rank = 0;  // outermost first; in `outer` mode the last loop is the contiguous one
+  std::array<Loop, kMaxRank> out_loops{};
+  std::int64_t outputs = 1;
+  int red_rank = 0;  // outermost first (decreasing stride); only in_stride is used
+  std::array<Loop, kMaxRank> red_loops{};
+  std::int64_t reduced = 1;
+  std::int64_t pieces = 1;        // parts of red_loops[0] reduced separately, then combined
+  std::int64_t piece_extent = 0;  // red_loops[0] extent per piece
+  std::int64_t output_chunk = 1;  // outputs per threading chunk (inner and scalar modes)
+  std::int64_t lane_chunk = 1;    // outer mode: lanes per kernel call and threading task
+};
+
+ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk);
+
+/// Arguments of one SIMD kernel call (float element types only).
+struct FloatReduceCall {
+  DType type;
+  Reduction reduction;
+  const void* base;        // input of the first output (and the first reduced element)
+  std::int64_t lanes;      // outer mode: consecutive outputs, contiguous in the input
+  const Loop* red_loops;   // outermost first; inner mode: the last has stride 1
+  int red_rank;
+  void* accumulators;      // float (double for float64): 1 value (inner) or `lanes` values (outer)
+};
+
+using FloatReduceKernel = void (*)(const FloatReduceCall&);
+/// The SIMD kernels for the best instruction set of this CPU, looked up once per call.
+FloatReduceKernel float_reduce_kernel(ReduceMode mode);
+
+}  // namespace einops::detail

@@ -1,0 +1,315 @@
+// SIMD reductions of float32, float64, float16 and bfloat16, compiled once per instruction set
+// (Highway) and chosen at run time.
+// Assumptions: accumulators are float (double for float64); 16-bit floats are widened exactly;
+// `inner`: the innermost reduced loop has stride 1, U vector accumulators take consecutive
+// vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
+// `outer`: lanes are neighbouring outputs, each reduced step adds one vector per U lanes-group,
+// and every kBlockSteps steps the group's sums join a cascade. min/max track NaN in a mask
+// (x86 min/max would drop it). Tails go through a small identity-filled buffer, never past the
+// end of the input.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "reduce_ops.hpp"
+#include "reduce_schedule.hpp"
+
+#include "hwy_config.hpp"
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/reduce_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace einops::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr std::size_t U = 4;                  // independent vector accumulators
+constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
+constexpr std::int64_t kBlockSteps = 16;      // outer: reduced steps per pairwise block
+constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
+
+/// N lanes of T, widened to the accumulator type.
+template <class T, class DA>
+HWY_INLINE hn::Vec<DA> LoadWide(DA da, const T* p) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return hn::LoadU(da, p);
+  } else if constexpr (std::is_same_v<T, float16>) {
+    const hn::Rebind<hwy::float16_t, DA> dh;
+    return hn::PromoteTo(da, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
+  } else {  // bfloat16: the upper half of a float
+    const hn::Rebind<std::uint16_t, DA> d16;
+    const hn::Rebind<std::uint32_t, DA> d32;
+    return hn::BitCast(da, hn::ShiftLeft<16>(hn::PromoteTo(d32, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(p)))));
+  }
+}
+
+/// The reduction on vectors: identity, step, and whether NaN must be tracked on the side.
+template <Reduction R, class DA>
+struct VectorOp {
+  using V = hn::Vec<DA>;
+  using Acc = hn::TFromD<DA>;
+  static constexpr bool kExtremum = R == Reduction::min || R == Reduction::max;
+  static constexpr bool kPairwise = R == Reduction::sum || R == Reduction::mean;
+  static V identity(DA da) {
+    if constexpr (R == Reduction::prod) return hn::Set(da, Acc{1});
+    if constexpr (R == Reduction::max) return hn::Set(da, -std::numeric_limits<Acc>::infinity());
+    if constexpr (R == Reduction::min) return hn::Set(da, std::numeric_limits<Acc>::infinity());
+    return hn::Zero(da);
+  }
+  static V step(V acc, V x) {
+    if constexpr (R == Reduction::prod) return hn::Mul(acc, x);
+    if constexpr (R == Reduction::max) return hn::Max(acc, x);
+    if constexpr (R == Reduction::min) return hn::Min(acc, x);
+    return hn::Add(acc, x);
+  }
+};
+
+/// Scalar side of the same reduction, for folding lanes and partial results.
+template <Reduction R, class Acc>
+HWY_INLINE Acc ScalarStep(Acc a, Acc b) {
+  if constexpr (R == Reduction::prod) return a * b;
+  if constexpr (R == Reduction::max) return b > a ? b : a;
+  if constexpr (R == Reduction::min) return b < a ? b : a;
+  return a + b;
+}
+
+/// Pairwise cascade of vectors (see Cascade in reduce_ops.hpp).
+template <class DA>
+struct VectorCascade {
+  using V = hn::Vec<DA>;
+  using Acc = hn::TFromD<DA>;
+  HWY_ALIGN Acc levels[kCascadeLevels][hn::MaxLanes(DA())];
+  std::uint64_t occupied = 0;
+
+  void push(DA da, V value) {
+    int level = 0;
+    for (; (occupied >> level) & 1u; ++level) {
+      value = hn::Add(hn::Load(da, levels[level]), value);
+      occupied &= ~(std::uint64_t{1} << level);
+    }
+    hn::Store(value, da, levels[level]);
+    occupied |= std::uint64_t{1} << level;
+  }
+  V total(DA da) const {
+    V sum = hn::Zero(da);
+    for (int level = 0; level < kCascadeLevels; ++level)
+      if ((occupied >> level) & 1u) sum = hn::Add(hn::Load(da, levels[level]), sum);
+    return sum;
+  }
+};
+
+/// Loads `count` (< N) elements through an identity-filled buffer: never reads past the input.
+template <class T, class DA>
+HWY_INLINE hn::Vec<DA> LoadTail(DA da, const T* p, std::int64_t count, hn::Vec<DA> identity) {
+  HWY_ALIGN hn::TFromD<DA> widened[hn::MaxLanes(DA())];
+  hn::Store(identity, da, widened);
+  for (std::int64_t i = 0; i < count; ++i) widened[i] = static_cast<hn::TFromD<DA>>(p[i]);
+  return hn::Load(da, widened);
+}
+
+/// inner mode: one output, the innermost reduced loop contiguous.
+template <Reduction R, class T>
+void InnerReduce(const FloatReduceCall& call) {
+  using Acc = FloatCompute<T>;
+  const hn::ScalableTag<Acc> da;
+  using Op = VectorOp<R, decltype(da)>;
+  using V = hn::Vec<decltype(da)>;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(da));
+  const V identity = Op::identity(da);
+  V acc[U];
+  for (auto& a : acc) a = identity;
+  V nan_seen = hn::Zero(da);
+  VectorCascade<decltype(da)> cascade;
+  constexpr std::int64_t kBlockVectors = kBlockGroups * static_cast<std::int64_t>(U);
+  std::int64_t vectors_in_block = 0;  // vectors added since the last flush (sums and means)
+  const auto flush_block = [&] {
+    if constexpr (Op::kPairwise) {
+      cascade.push(da, hn::Add(hn::Add(acc[0], acc[1]), hn::Add(acc[2], acc[3])));
+      for (auto& a : acc) a = identity;
+      vectors_in_block = 0;
+    }
+  };
+  const auto take = [&](std::size_t i, V x) {
+    if constexpr (Op::kExtremum) nan_seen = hn::Or(nan_seen, hn::VecFromMask(da, hn::IsNaN(x)));
+    acc[i] = Op::step(acc[i], x);
+  };
+
+  const T* base = static_cast<const T*>(call.base);
+  const int last = call.red_rank - 1;
+  const Loop* loops = call.red_loops;
+  const std::int64_t run = loops[last].extent;
+  const std::int64_t group = static_cast<std::int64_t>(U) * N;
+  std::int64_t index[kMaxRank] = {};
+  std::int64_t offset = 0;
+  for (;;) {
+    const T* p = base + offset;
+    std::int64_t i = 0;
+    while (i + group <= run) {
+      std::int64_t groups = (run - i) / group;
+      if constexpr (Op::kPairwise) groups = std::min(groups, (kBlockVectors - vectors_in_block) / static_cast<std::int64_t>(U));
+      for (std::int64_t g = 0; g < groups; ++g, i += group)
+        for (std::size_t u = 0; u < U; ++u) take(u, LoadWide(da, p + i + static_cast<std::int64_t>(u) * N));
+      vectors_in_block += groups * static_cast<std::int64_t>(U);
+      if (vectors_in_block + static_cast<std::int64_t>(U) > kBlockVectors) flush_block();
+    }
+    for (std::size_t u = 0; i + N <= run; i += N, ++u, ++vectors_in_block) take(u, LoadWide(da, p + i));
+    if (i < run) {
+      take(U - 1, LoadTail(da, p + i, run - i, identity));
+      ++vectors_in_block;
+    }
+    if (vectors_in_block + static_cast<std::int64_t>(U) > kBlockVectors) flush_block();
+    // Next run: an odometer over the outer reduced loops.
+    int d = last - 1;
+    for (; d >= 0; --d) {
+      offset += loops[d].in_stride;
+      if (++index[d] < loops[d].extent) break;
+      offset -= loops[d].in_stride * loops[d].extent;
+      index[d] = 0;
+    }
+    if (d < 0) break;
+  }
+
+  V folded = acc[0];
+  for (std::size_t u = 1; u < U; ++u) folded = Op::step(folded, acc[u]);
+  if constexpr (Op::kPairwise) {
+    cascade.push(da, folded);
+    folded = cascade.total(da);
+  }
+  HWY_ALIGN Acc lanes[hn::MaxLanes(decltype(da)())];
+  hn::Store(folded, da, lanes);
+  Acc result = lanes[0];
+  for (std::int64_t l = 1; l < N; ++l) result = ScalarStep<R>(result, lanes[l]);
+  if constexpr (Op::kExtremum) {
+    if (!hn::AllFalse(da, hn::MaskFromVec(nan_seen))) result = std::numeric_limits<Acc>::quiet_NaN();
+  }
+  *static_cast<Acc*>(call.accumulators) = result;
+}
+
+/// outer mode: `lanes` neighbouring outputs, contiguous in the input. Tiles of kOuterTile lanes
+/// accumulate in an L1 buffer while the reduced loops advance, so every step reads one long
+/// contiguous stretch (prefetch-friendly) instead of many short ones.
+template <Reduction R, class T>
+void OuterReduce(const FloatReduceCall& call) {
+  using Acc = FloatCompute<T>;
+  const hn::ScalableTag<Acc> da;
+  using Op = VectorOp<R, decltype(da)>;
+  using V = hn::Vec<decltype(da)>;
+  constexpr std::int64_t kOuterTile = 1024;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(da));
+  const V identity = Op::identity(da);
+  const T* base = static_cast<const T*>(call.base);
+  Acc* out = static_cast<Acc*>(call.accumulators);
+  const Loop* loops = call.red_loops;
+  const int rank = call.red_rank;
+  std::int64_t reduced = 1;
+  for (int d = 0; d < rank; ++d) reduced *= loops[d].extent;
+  // Pairwise sums: one tile buffer per cascade level actually needed.
+  int levels = 1;
+  for (std::int64_t blocks = (reduced + kBlockSteps - 1) / kBlockSteps; blocks > 1; blocks = (blocks + 1) / 2) ++levels;
+  const std::size_t tile_slots = static_cast<std::size_t>(kOuterTile);
+  std::vector<Acc> storage(tile_slots * static_cast<std::size_t>(Op::kPairwise ? levels + 1 : 1));
+  Acc* acc = storage.data();
+  Acc* cascade = acc + tile_slots;
+  std::uint64_t occupied = 0;
+
+  const auto step = [](V a, V x) {
+    if constexpr (Op::kExtremum)  // NaN wins and stays: x86 min/max would let it go
+      return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(x)), hn::Add(a, x), Op::step(a, x));
+    else
+      return Op::step(a, x);
+  };
+  for (std::int64_t first = 0; first < call.lanes; first += kOuterTile) {
+    const std::int64_t width = std::min(kOuterTile, call.lanes - first);
+    const std::int64_t full = width / N * N;
+    for (std::int64_t i = 0; i < width; i += N) hn::StoreU(identity, da, acc + i);
+    occupied = 0;
+    std::int64_t steps_in_block = 0;
+    std::int64_t index[kMaxRank] = {};
+    std::int64_t offset = 0;
+    for (;;) {
+      const T* p = base + offset + first;
+      std::int64_t i = 0;
+      for (; i < full; i += N) hn::StoreU(step(hn::LoadU(da, acc + i), LoadWide(da, p + i)), da, acc + i);
+      if (i < width) hn::StoreU(step(hn::LoadU(da, acc + i), LoadTail(da, p + i, width - i, identity)), da, acc + i);
+      if constexpr (Op::kPairwise) {
+        if (++steps_in_block == kBlockSteps) {  // push the tile into the cascade, a binary counter
+          int level = 0;
+          for (; (occupied >> level) & 1u; ++level) {
+            Acc* slot = cascade + static_cast<std::size_t>(level) * tile_slots;
+            for (std::int64_t j = 0; j < width; j += N)
+              hn::StoreU(hn::Add(hn::LoadU(da, slot + j), hn::LoadU(da, acc + j)), da, acc + j);
+            occupied &= ~(std::uint64_t{1} << level);
+          }
+          std::memcpy(cascade + static_cast<std::size_t>(level) * tile_slots, acc,
+                      static_cast<std::size_t>((width + N - 1) / N * N) * sizeof(Acc));
+          occupied |= std::uint64_t{1} << level;
+          for (std::int64_t j = 0; j < width; j += N) hn::StoreU(identity, da, acc + j);
+          steps_in_block = 0;
+        }
+      }
+      int d = rank - 1;
+      for (; d >= 0; --d) {
+        offset += loops[d].in_stride;
+        if (++index[d] < loops[d].extent) break;
+        offset -= loops[d].in_stride * loops[d].extent;
+        index[d] = 0;
+      }
+      if (d < 0) break;
+    }
+    if constexpr (Op::kPairwise) {  // the last partial block, then the levels from low to high
+      for (int level = 0; level < levels; ++level)
+        if ((occupied >> level) & 1u) {
+          const Acc* slot = cascade + static_cast<std::size_t>(level) * tile_slots;
+          for (std::int64_t j = 0; j < width; j += N)
+            hn::StoreU(hn::Add(hn::LoadU(da, slot + j), hn::LoadU(da, acc + j)), da, acc + j);
+        }
+    }
+    std::memcpy(out + first, acc, static_cast<std::size_t>(width) * sizeof(Acc));
+  }
+}
+
+template <class T, bool kInner>
+void ReduceTyped(const FloatReduceCall& call) {
+  switch (call.reduction) {
+    case Reduction::sum: return kInner ? InnerReduce<Reduction::sum, T>(call) : OuterReduce<Reduction::sum, T>(call);
+    case Reduction::mean: return kInner ? InnerReduce<Reduction::mean, T>(call) : OuterReduce<Reduction::mean, T>(call);
+    case Reduction::prod: return kInner ? InnerReduce<Reduction::prod, T>(call) : OuterReduce<Reduction::prod, T>(call);
+    case Reduction::min: return kInner ? InnerReduce<Reduction::min, T>(call) : OuterReduce<Reduction::min, T>(call);
+    case Reduction::max: return kInner ? InnerReduce<Reduction::max, T>(call) : OuterReduce<Reduction::max, T>(call);
+    default: return;  // any/all take the scalar path
+  }
+}
+
+template <bool kInner>
+void ReduceFloat(const FloatReduceCall& call) {
+  switch (call.type) {
+    case DType::float32: return ReduceTyped<float, kInner>(call);
+    case DType::float64: return ReduceTyped<double, kInner>(call);
+    case DType::float16: return ReduceTyped<float16, kInner>(call);
+    case DType::bfloat16: return ReduceTyped<bfloat16, kInner>(call);
+    default: return;
+  }
+}
+
+void ReduceFloatInner(const FloatReduceCall& call) { ReduceFloat<true>(call); }
+void ReduceFloatOuter(const FloatReduceCall& call) { ReduceFloat<false>(call); }
+
+}  // namespace einops::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace einops::detail {
+
+HWY_EXPORT(ReduceFloatInner);
+HWY_EXPORT(ReduceFloatOuter);
+
+FloatReduceKernel float_reduce_kernel(ReduceMode mode) {
+  // HWY_DYNAMIC_DISPATCH names the function chosen for this CPU; its address is taken once per call.
+  return mode == ReduceMode::inner ? &HWY_DYNAMIC_DISPATCH(ReduceFloatInner) : &HWY_DYNAMIC_DISPATCH(ReduceFloatOuter);
+}
+
+}  // namespace einops::detail
+#endif

@@ -1,0 +1,668 @@
+// The kernels against naive references: permuted, broadcast and plain copies and every reduction,
+// on random walks (ranks 0-8; strides negative, zero, padded, permuted) and every element type,
+// for every SIMD target this CPU runs; the kernel each tile shape selects; threads (bit-identical
+// results for 1, 2, 3 and 8 threads, concurrent callers); sum accuracy.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <einops/detail/kernels.hpp>
+#include <einops/einops.hpp>
+
+#include "kernels/copy_schedule.hpp"
+#include "kernels/reduce_schedule.hpp"
+
+namespace {
+
+using einops::DType;
+using einops::Reduction;
+using einops::detail::Walk;
+
+/// Runs the test body once per SIMD target (restoring automatic dispatch afterwards).
+class EveryTarget : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { einops::detail::force_simd_target(GetParam()); }
+  void TearDown() override { einops::detail::force_simd_target(""); }
+};
+
+std::vector<std::string> targets() { return einops::detail::simd_targets(); }
+
+std::string target_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+// ---- random walks ---------------------------------------------------------------------------------
+
+struct Dim {
+  std::int64_t extent;
+  std::int64_t in_stride;
+  std::int64_t out_stride;
+};
+
+/// A random problem: output dims (with input and output strides) and reduced dims (input strides).
+struct Problem {
+  std::vector<Dim> dims;
+  std::vector<Dim> reduced;  // out_stride unused
+  std::int64_t in_base = 0;  // element offset of index 0 in the input buffer (negative strides)
+  std::int64_t in_size = 1;  // input buffer length in elements
+  std::int64_t out_base = 0;
+  std::int64_t out_size = 1;
+
+  Walk walk(bool merged) const {
+    Walk w;
+    for (const Dim& d : dims) w.push_output(d.extent, d.in_stride, d.out_stride);
+    for (const Dim& d : reduced) w.push_reduced(d.extent, d.in_stride);
+    if (merged) w.merge();
+    return w;
+  }
+  std::int64_t outputs() const {
+    std::int64_t n = 1;
+    for (const Dim& d : dims) n *= d.extent;
+    return n;
+  }
+  std::int64_t reduced_count() const {
+    std::int64_t n = 1;
+    for (const Dim& d : reduced) n *= d.extent;
+    return n;
+  }
+};
+
+std::int64_t pick_extent(std::mt19937_64& rng, std::int64_t budget) {
+  static const std::int64_t choices[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 64, 65, 100};
+  for (;;) {
+    const std::int64_t e = choices[rng() % std::size(choices)];
+    if (e <= budget) return e;
+  }
+}
+
+/// Strides of a layout of `extents` in a buffer: a random axis order, random padding, some axes
+/// reversed; `broadcast` axes get stride 0. Returns the base offset and buffer size.
+void layout(std::mt19937_64& rng, std::vector<std::int64_t*>& strides, const std::vector<std::int64_t>& extents,
+            bool allow_broadcast, bool allow_negative, std::int64_t& base, std::int64_t& size) {
+  std::vector<std::size_t> order(extents.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  if (rng() % 3 == 0) std::sort(order.begin(), order.end());  // often row-major, as in real use
+  std::int64_t step = 1;
+  base = 0;
+  for (std::size_t k = order.size(); k-- > 0;) {
+    const std::size_t i = order[k];
+    if (allow_broadcast && rng() % 6 == 0) {
+      *strides[i] = 0;
+      continue;
+    }
+    const bool negative = allow_negative && rng() % 5 == 0;
+    *strides[i] = negative ? -step : step;
+    if (negative) base += step * (extents[i] - 1);
+    step *= extents[i] + (rng() % 7 == 0 ? 1 : 0);  // occasional padding
+  }
+  size = std::max<std::int64_t>(step, 1) + 1;
+}
+
+Problem random_problem(std::mt19937_64& rng, int rank, int reduced_rank, bool output_negative) {
+  Problem p;
+  std::int64_t budget = 20000;
+  std::vector<std::int64_t> extents;
+  for (int i = 0; i < rank + reduced_rank; ++i) {
+    const std::int64_t e = pick_extent(rng, std::max<std::int64_t>(1, budget));
+    extents.push_back(e);
+    budget /= e;
+  }
+  std::shuffle(extents.begin(), extents.end(), rng);
+  for (int i = 0; i < rank; ++i) p.dims.push_back(Dim{extents[static_cast<std::size_t>(i)], 0, 0});
+  for (int i = 0; i < reduced_rank; ++i) p.reduced.push_back(Dim{extents[static_cast<std::size_t>(rank + i)], 0, 0});
+  // Input: all dims (output and reduced) share one buffer.
+  std::vector<std::int64_t*> in_strides;
+  std::vector<std::int64_t> in_extents;
+  for (Dim& d : p.dims) in_strides.push_back(&d.in_stride), in_extents.push_back(d.extent);
+  for (Dim& d : p.reduced) in_strides.push_back(&d.in_stride), in_extents.push_back(d.extent);
+  layout(rng, in_strides, in_extents, true, true, p.in_base, p.in_size);
+  // Output: non-overlapping (no broadcast), possibly permuted, padded, reversed.
+  std::vector<std::int64_t*> out_strides;
+  std::vector<std::int64_t> out_extents;
+  for (Dim& d : p.dims) out_strides.push_back(&d.out_stride), out_extents.push_back(d.extent);
+  if (rng() % 2 == 0) {  // the common case: row-major output
+    std::int64_t step = 1;
+    for (std::size_t i = p.dims.size(); i-- > 0;) {
+      p.dims[i].out_stride = step;
+      step *= p.dims[i].extent;
+    }
+    p.out_base = 0;
+    p.out_size = step + 1;
+  } else {
+    layout(rng, out_strides, out_extents, false, output_negative, p.out_base, p.out_size);
+  }
+  return p;
+}
+
+/// Calls visit(in_offset, out_offset, reduced_offsets...) in row-major output order.
+template <class Visit>
+void for_each_index(const std::vector<Dim>& dims, Visit visit) {
+  std::vector<std::int64_t> index(dims.size(), 0);
+  std::int64_t total = 1;
+  for (const Dim& d : dims) total *= d.extent;
+  for (std::int64_t n = 0; n < total; ++n) {
+    std::int64_t in = 0, out = 0;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      in += index[i] * dims[i].in_stride;
+      out += index[i] * dims[i].out_stride;
+    }
+    visit(in, out);
+    for (std::size_t i = dims.size(); i-- > 0;) {
+      if (++index[i] < dims[i].extent) break;
+      index[i] = 0;
+    }
+  }
+}
+
+template <class Word>
+void check_copy(const Problem& p, bool merged, const std::string& context) {
+  std::vector<Word> in(static_cast<std::size_t>(p.in_size));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<Word>(i * 2654435761u + 7);
+  std::vector<Word> out(static_cast<std::size_t>(p.out_size), Word{0});
+  std::vector<Word> expected = out;
+  for_each_index(p.dims, [&](std::int64_t i, std::int64_t o) {
+    expected[static_cast<std::size_t>(p.out_base + o)] = in[static_cast<std::size_t>(p.in_base + i)];
+  });
+  einops::detail::copy_strided(sizeof(Word), in.data() + p.in_base, out.data() + p.out_base, p.walk(merged));
+  ASSERT_EQ(out, expected) << context;
+}
+
+TEST_P(EveryTarget, CopyMatchesReferenceOnRandomWalks) {
+  std::mt19937_64 rng(20240611);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rank = static_cast<int>(rng() % 9);  // 0..8
+    const Problem p = random_problem(rng, rank, 0, true);
+    const bool merged = rng() % 2 == 0;
+    const std::string context = "trial " + std::to_string(trial) + " rank " + std::to_string(rank);
+    switch (rng() % 4) {
+      case 0: check_copy<std::uint8_t>(p, merged, context); break;
+      case 1: check_copy<std::uint16_t>(p, merged, context); break;
+      case 2: check_copy<std::uint32_t>(p, merged, context); break;
+      default: check_copy<std::uint64_t>(p, merged, context); break;
+    }
+    if (HasFatalFailure()) return;
+  }
+}
+
+// ---- each tile kernel, with edges --------------------------------------------------------------
+
+Problem permutation_problem(const std::vector<std::int64_t>& shape, const std::vector<int>& perm) {
+  // Output dim k is input axis perm[k]; both row-major.
+  Problem p;
+  std::vector<std::int64_t> in_strides(shape.size());
+  std::int64_t step = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) in_strides[i] = step, step *= shape[i];
+  p.in_size = step;
+  for (int axis : perm) p.dims.push_back(Dim{shape[static_cast<std::size_t>(axis)], in_strides[static_cast<std::size_t>(axis)], 0});
+  step = 1;
+  for (std::size_t i = p.dims.size(); i-- > 0;) p.dims[i].out_stride = step, step *= p.dims[i].extent;
+  p.out_size = step;
+  return p;
+}
+
+einops::detail::TileKernel kernel_of(const Problem& p, std::size_t element_size) {
+  return einops::detail::make_copy_schedule(p.walk(true), element_size).kernel;
+}
+
+TEST_P(EveryTarget, EachTileKernelOnEdges) {
+  using einops::detail::TileKernel;
+  // Transposes whose sides are and are not multiples of a cache line, per element size.
+  for (const std::int64_t rows : {16, 37, 64, 129})
+    for (const std::int64_t cols : {16, 35, 96}) {
+      const Problem p = permutation_problem({rows, cols}, {1, 0});
+      EXPECT_EQ(kernel_of(p, 4), TileKernel::transpose);
+      check_copy<std::uint8_t>(p, true, "transpose u8");
+      check_copy<std::uint16_t>(p, true, "transpose u16");
+      check_copy<std::uint32_t>(p, true, "transpose u32");
+      check_copy<std::uint64_t>(p, true, "transpose u64");
+    }
+  // Whole runs: a b c -> b a c.
+  const Problem units = permutation_problem({5, 7, 33}, {1, 0, 2});
+  EXPECT_EQ(kernel_of(units, 4), TileKernel::units);
+  check_copy<std::uint32_t>(units, true, "units");
+  // 2-4 rows interleaved (c h w -> h w c with c = 3) and deinterleaved (h w c -> c h w).
+  for (const std::int64_t channels : {2, 3, 4}) {
+    const Problem interleave = permutation_problem({channels, 9, 37}, {1, 2, 0});
+    EXPECT_EQ(kernel_of(interleave, 2), TileKernel::interleave);
+    check_copy<std::uint16_t>(interleave, true, "interleave");
+    check_copy<std::uint64_t>(interleave, true, "interleave");
+    const Problem deinterleave = permutation_problem({9, 37, channels}, {2, 0, 1});
+    EXPECT_EQ(kernel_of(deinterleave, 4), TileKernel::deinterleave);
+    check_copy<std::uint32_t>(deinterleave, true, "deinterleave");
+    check_copy<std::uint8_t>(deinterleave, true, "deinterleave");
+  }
+  // Broadcast along the output (b c -> b c h w) and upsampling (h w -> (h 2) (w 2)).
+  Problem fill;
+  fill.dims = {Dim{6, 1, 50}, Dim{50, 0, 1}};
+  fill.in_size = 6;
+  fill.out_size = 300;
+  EXPECT_EQ(kernel_of(fill, 4), TileKernel::fill);
+  check_copy<std::uint32_t>(fill, true, "fill");
+  Problem upsample;
+  upsample.dims = {Dim{5, 37, 4 * 37}, Dim{2, 0, 2 * 37}, Dim{37, 1, 2}, Dim{2, 0, 1}};
+  upsample.in_size = 5 * 37;
+  upsample.out_size = 20 * 37;
+  EXPECT_EQ(kernel_of(upsample, 4), TileKernel::interleave);
+  check_copy<std::uint32_t>(upsample, true, "upsample");
+  check_copy<std::uint8_t>(upsample, true, "upsample");
+}
+
+TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
+  // Over the streaming threshold (8 MiB), with ragged edges and a misaligned output start.
+  Problem p = permutation_problem({1031, 1027}, {1, 0});
+  EXPECT_TRUE(einops::detail::make_copy_schedule(p.walk(true), 8).stream);
+  check_copy<std::uint64_t>(p, true, "stream transpose");
+  p.out_base = 1;
+  p.out_size += 1;
+  check_copy<std::uint64_t>(p, true, "stream transpose, output off by one element");
+  Problem fill;
+  fill.dims = {Dim{3, 1, 1100001}, Dim{1100001, 0, 1}};
+  fill.in_size = 3;
+  fill.out_size = 3 * 1100001;
+  check_copy<std::uint32_t>(fill, true, "stream fill");
+}
+
+// ---- reductions ---------------------------------------------------------------------------------
+
+template <class T>
+T sample(std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return rng() % 3 == 0;
+  } else if constexpr (einops::is_floating_element_v<T>) {
+    return static_cast<T>(std::uniform_real_distribution<double>(-2.0, 2.0)(rng));
+  } else {
+    return static_cast<T>(static_cast<std::int64_t>(rng() % 19) - (std::is_signed_v<T> ? 9 : 0));
+  }
+}
+
+template <class T>
+double as_double(T x) {
+  return static_cast<double>(static_cast<std::conditional_t<einops::is_floating_element_v<T>, double, T>>(x));
+}
+
+/// The reference result of one output, in double (or exactly for integers, as numpy would).
+template <class T>
+void reference_reduce(const std::vector<T>& values, Reduction r, double& value, bool& exact) {
+  exact = true;
+  const auto n = static_cast<double>(values.size());
+  switch (r) {
+    case Reduction::sum:
+    case Reduction::mean: {
+      double s = 0;
+      for (T x : values) s += as_double(x);
+      value = r == Reduction::mean ? (values.empty() ? std::nan("") : s / n) : s;
+      exact = !einops::is_floating_element_v<T>;
+      break;
+    }
+    case Reduction::prod: {
+      double s = 1;
+      for (T x : values) s *= as_double(x);
+      value = s;
+      exact = !einops::is_floating_element_v<T>;
+      break;
+    }
+    case Reduction::min:
+    case Reduction::max: {
+      if (values.empty()) {
+        value = 0;
+        break;
+      }
+      value = as_double(values[0]);
+      for (T x : values) {
+        const double v = as_double(x);
+        if (std::isnan(v) || std::isnan(value)) {
+          value = std::nan("");
+          continue;
+        }
+        value = r == Reduction::max ? std::max(value, v) : std::min(value, v);
+      }
+      break;
+    }
+    case Reduction::any:
+    case Reduction::all: {
+      bool acc = r == Reduction::all;
+      for (T x : values) {
+        const bool truth = as_double(x) != 0.0 || std::isnan(as_double(x));
+        acc = r == Reduction::any ? (acc || truth) : (acc && truth);
+      }
+      value = acc ? 1.0 : 0.0;
+      break;
+    }
+  }
+}
+
+template <class T>
+void check_reduce(const Problem& p, Reduction r, std::mt19937_64& rng, const std::string& context) {
+  if (r == Reduction::mean && !einops::is_floating_element_v<T>) return;
+  // Long float products over- or underflow midway in float32, in an order-dependent way.
+  if (r == Reduction::prod && einops::is_floating_element_v<T> && p.reduced_count() > 16) return;
+  const std::unique_ptr<T[]> in(new T[static_cast<std::size_t>(p.in_size)]);  // not vector<bool>
+  for (std::int64_t i = 0; i < p.in_size; ++i) in[static_cast<std::size_t>(i)] = sample<T>(rng);
+  const DType out_type = einops::reduction_result_dtype(r, einops::dtype_v<T>);
+  const std::size_t out_bytes = einops::dtype_size(out_type);
+  std::vector<unsigned char> out(static_cast<std::size_t>(p.out_size) * out_bytes, 0);
+  einops::detail::reduce_strided(einops::dtype_v<T>, r, in.get() + p.in_base, out.data() + p.out_base * out_bytes,
+                                 p.walk(true));
+  std::vector<T> group;
+  for_each_index(p.dims, [&](std::int64_t i, std::int64_t o) {
+    group.clear();
+    for_each_index(p.reduced, [&](std::int64_t ri, std::int64_t) {
+      group.push_back(in[static_cast<std::size_t>(p.in_base + i + ri)]);
+    });
+    const unsigned char* slot = out.data() + static_cast<std::size_t>(p.out_base + o) * out_bytes;
+    if constexpr (!einops::is_floating_element_v<T>) {
+      if (r == Reduction::sum || r == Reduction::prod) {  // integers wrap around, as in numpy
+        std::uint64_t acc = r == Reduction::sum ? 0 : 1;
+        for (T x : group) {
+          const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+          acc = r == Reduction::sum ? acc + v : acc * v;
+        }
+        std::uint64_t got = 0;
+        std::memcpy(&got, slot, sizeof(got));
+        ASSERT_EQ(got, acc) << context;
+        return;
+      }
+    }
+    double want = 0;
+    bool exact = true;
+    reference_reduce(group, r, want, exact);
+    const double got = einops::visit_dtype(out_type, [&](auto tag) {
+      using O = decltype(tag);
+      O v;
+      std::memcpy(&v, slot, sizeof(O));
+      return as_double(v);
+    });
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got)) << context;
+      return;
+    }
+    if (exact || r == Reduction::min || r == Reduction::max) {
+      ASSERT_EQ(got, want) << context;
+      return;
+    }
+    // Floats: accumulation error plus one rounding to T, within T's range.
+    double rounding = std::is_same_v<T, double> ? 1e-15 : 1e-6;
+    double largest = std::is_same_v<T, double> ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+    double smallest = std::is_same_v<T, double> ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
+    if constexpr (std::is_same_v<T, einops::float16>) rounding = 1e-3, largest = 65504.0, smallest = 6.2e-5;
+    if constexpr (std::is_same_v<T, einops::bfloat16>) rounding = 8e-3;
+    if (std::fabs(want) > largest * (1 + rounding)) {
+      ASSERT_TRUE(std::isinf(got)) << context;
+      return;
+    }
+    if (r == Reduction::prod) {
+      const double tolerance = std::fabs(want) * (rounding + 1e-6 * static_cast<double>(group.size())) + 2 * smallest;
+      ASSERT_NEAR(got, want, tolerance) << context;
+      return;
+    }
+    double magnitude = 0;
+    for (T x : group) magnitude += std::fabs(as_double(x));
+    if (r == Reduction::mean && !group.empty()) magnitude /= static_cast<double>(group.size());
+    ASSERT_NEAR(got, want, magnitude * rounding + std::fabs(want) * rounding + 1e-300) << context;
+  });
+}
+
+template <class T>
+void check_reduce_all(const Problem& p, std::mt19937_64& rng, const std::string& context) {
+  for (Reduction r : {Reduction::sum, Reduction::mean, Reduction::prod, Reduction::min, Reduction::max,
+                      Reduction::any, Reduction::all}) {
+    check_reduce<T>(p, r, rng, context + " " + std::string(einops::reduction_name(r)));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST_P(EveryTarget, ReduceMatchesReferenceOnRandomWalks) {
+  std::mt19937_64 rng(77);
+  for (int trial = 0; trial < 150; ++trial) {
+    const int rank = static_cast<int>(rng() % 5);
+    const int reduced_rank = static_cast<int>(rng() % 4);
+    const Problem p = random_problem(rng, rank, reduced_rank, true);
+    const std::string context = "trial " + std::to_string(trial);
+    switch (rng() % 13) {
+      case 0: check_reduce_all<bool>(p, rng, context); break;
+      case 1: check_reduce_all<std::int8_t>(p, rng, context); break;
+      case 2: check_reduce_all<std::int16_t>(p, rng, context); break;
+      case 3: check_reduce_all<std::int32_t>(p, rng, context); break;
+      case 4: check_reduce_all<std::int64_t>(p, rng, context); break;
+      case 5: check_reduce_all<std::uint8_t>(p, rng, context); break;
+      case 6: check_reduce_all<std::uint16_t>(p, rng, context); break;
+      case 7: check_reduce_all<std::uint32_t>(p, rng, context); break;
+      case 8: check_reduce_all<std::uint64_t>(p, rng, context); break;
+      case 9: check_reduce_all<double>(p, rng, context); break;
+      case 10: check_reduce_all<einops::float16>(p, rng, context); break;
+      case 11: check_reduce_all<einops::bfloat16>(p, rng, context); break;
+      default: check_reduce_all<float>(p, rng, context); break;
+    }
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(EveryTarget, ReduceModesAndNaN) {
+  std::mt19937_64 rng(5);
+  // inner (contiguous reduced run), outer (contiguous outputs), each with ragged lengths.
+  for (const std::int64_t n : {1, 7, 8, 33, 100, 1000}) {
+    Problem inner = permutation_problem({3, n}, {0, 1});
+    inner.reduced = {inner.dims[1]};
+    inner.dims.resize(1);
+    inner.dims[0].out_stride = 1;
+    inner.out_size = 3;
+    check_reduce_all<float>(inner, rng, "inner " + std::to_string(n));
+    check_reduce_all<einops::float16>(inner, rng, "inner f16 " + std::to_string(n));
+    Problem outer = permutation_problem({5, n}, {0, 1});
+    outer.reduced = {outer.dims[0]};
+    outer.dims.erase(outer.dims.begin());
+    outer.dims[0].out_stride = 1;
+    outer.out_size = n;
+    check_reduce_all<double>(outer, rng, "outer " + std::to_string(n));
+    check_reduce_all<einops::bfloat16>(outer, rng, "outer bf16 " + std::to_string(n));
+  }
+  // NaN anywhere wins min and max, in both vector modes.
+  std::vector<float> data(64 * 40, 1.0f);
+  data[37 * 40 + 3] = std::numeric_limits<float>::quiet_NaN();
+  Walk inner;
+  inner.push_output(64, 40, 1);
+  inner.push_reduced(40, 1);
+  Walk outer;
+  outer.push_output(40, 1, 1);
+  outer.push_reduced(64, 40);
+  for (const Walk& walk : {inner, outer})
+    for (Reduction r : {Reduction::max, Reduction::min}) {
+      std::vector<float> out(64, 0.0f);
+      einops::detail::reduce_strided(DType::float32, r, data.data(), out.data(), walk);
+      const std::int64_t nan_at = walk.rank > 0 && walk.in_stride[0] == 40 ? 37 : 3;
+      for (std::int64_t o = 0; o < walk.extent[0]; ++o)
+        EXPECT_EQ(std::isnan(out[static_cast<std::size_t>(o)]), o == nan_at) << o;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, EveryTarget, ::testing::ValuesIn(targets()), target_name);
+
+TEST(KernelTargets, ScalarAndBestAreAvailable) {
+  const auto names = einops::detail::simd_targets();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.back(), "SCALAR");  // the portable path is always built and runnable
+  EXPECT_EQ(einops::detail::simd_target(), names.front());
+  einops::detail::force_simd_target("SCALAR");
+  EXPECT_EQ(einops::detail::simd_target(), "SCALAR");
+  einops::detail::force_simd_target("");
+  EXPECT_EQ(einops::detail::simd_target(), names.front());
+}
+
+// ---- threads ------------------------------------------------------------------------------------
+
+class Threads : public ::testing::Test {
+ protected:
+  void TearDown() override { einops::set_num_threads(0); }
+};
+
+TEST_F(Threads, Setting) {
+  einops::set_num_threads(3);
+  EXPECT_EQ(einops::get_num_threads(), 3);
+  einops::set_num_threads(1);
+  EXPECT_EQ(einops::get_num_threads(), 1);
+  einops::set_num_threads(0);
+  EXPECT_GE(einops::get_num_threads(), 1);
+}
+
+/// Results of large reductions and copies at 1, 2, 3 and 8 threads: bit for bit the same.
+TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
+  std::mt19937_64 rng(11);
+  std::vector<float> x(std::size_t{1} << 21);
+  for (float& v : x) v = std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  struct Case {
+    std::vector<std::int64_t> shape;
+    const char* pattern;
+    const char* reduction;
+  };
+  const std::vector<Case> cases = {
+      {{n}, "a -> ", "sum"},                          // one output: the reduction is cut in pieces
+      {{2, n / 2}, "a b -> a", "sum"},                // few outputs, inner mode
+      {{n / 64, 64}, "a b -> b", "mean"},             // few outputs, outer mode
+      {{64, 64, n / 4096}, "a b c -> b", "sum"},      // strided reduced loops
+      {{32, 64, n / 2048}, "b c hw -> b hw", "sum"},  // outer mode, many outputs
+      {{32, 64, n / 2048}, "b c hw -> b c", "max"},
+      {{16, 16, n / 256}, "a b c -> c b a", ""},      // a copy
+  };
+  for (const Case& c : cases) {
+    const einops::TensorView<const float> view(x.data(), c.shape);
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 2, 3, 8}) {
+      einops::set_num_threads(threads);
+      const einops::Tensor<float> result = std::string(c.reduction).empty()
+                                               ? einops::rearrange(view, einops::runtime(c.pattern))
+                                               : einops::reduce(view, einops::runtime(c.pattern), c.reduction).as<float>();
+      results.push_back(result.to_vector());
+    }
+    for (std::size_t i = 1; i < results.size(); ++i)
+      EXPECT_EQ(0, std::memcmp(results[0].data(), results[i].data(), results[0].size() * sizeof(float)))
+          << c.pattern << " differs between 1 and " << (i == 1 ? 2 : i == 2 ? 3 : 8) << " threads";
+  }
+}
+
+TEST_F(Threads, ConcurrentCallersGetCorrectResults) {
+  einops::set_num_threads(2);
+  const auto x = einops::Tensor<float>::arange({256, 1024});
+  const einops::Tensor<float> expected = einops::rearrange(x, "a b -> (b a)");
+  std::vector<std::thread> callers;
+  std::vector<int> ok(4, 0);
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&, t] {
+      bool same = true;
+      for (int i = 0; i < 5; ++i) same = same && einops::rearrange(x, "a b -> (b a)").to_vector() == expected.to_vector();
+      ok[static_cast<std::size_t>(t)] = same ? 1 : 0;
+    });
+  for (std::thread& caller : callers) caller.join();
+  EXPECT_EQ(ok, std::vector<int>(4, 1));
+}
+
+// ---- result buffers -----------------------------------------------------------------------------
+
+class BufferCache : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    einops::set_buffer_cache_enabled(true);
+    einops::set_buffer_cache_limit(std::size_t{512} << 20);
+    einops::clear_buffer_cache();
+  }
+};
+
+TEST_F(BufferCache, LargeResultsReuseFreedBuffersWithinTheLimit) {
+  einops::clear_buffer_cache();
+  const auto x = einops::Tensor<float>::arange({512, 1024});  // 2 MiB
+  const void* first = nullptr;
+  {
+    const einops::Tensor<float> y = einops::rearrange(x, "a b -> (b a)");
+    first = y.data();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % (std::uintptr_t{2} << 20), 0u);  // huge-page aligned
+    EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+  }
+  EXPECT_GE(einops::buffer_cache_bytes(), std::size_t{2} << 20);  // kept for reuse
+  const einops::Tensor<float> again = einops::rearrange(x, "a b -> (b a)");
+  EXPECT_EQ(again.data(), first);
+  EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+  EXPECT_EQ(again.at({1023 * 512 + 511}), x.at({511, 1023}));  // the reused buffer holds the new result
+}
+
+TEST_F(BufferCache, DisabledLimitedAndCleared) {
+  const auto x = einops::Tensor<float>::arange({512, 1024});
+  einops::set_buffer_cache_limit(std::size_t{1} << 20);  // below one buffer: nothing is kept
+  { const auto y = einops::rearrange(x, "a b -> (b a)"); }
+  EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+  einops::set_buffer_cache_limit(std::size_t{64} << 20);
+  { const auto y = einops::rearrange(x, "a b -> (b a)"); }
+  EXPECT_GT(einops::buffer_cache_bytes(), 0u);
+  einops::clear_buffer_cache();
+  EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+  einops::set_buffer_cache_enabled(false);
+  EXPECT_FALSE(einops::buffer_cache_enabled());
+  { const auto y = einops::rearrange(x, "a b -> (b a)"); }
+  EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+  // Small results never go through the cache.
+  einops::set_buffer_cache_enabled(true);
+  { const auto y = einops::rearrange(einops::Tensor<float>::arange({3, 4}), "a b -> (b a)"); }
+  EXPECT_EQ(einops::buffer_cache_bytes(), 0u);
+}
+
+// ---- accuracy -----------------------------------------------------------------------------------
+
+TEST(SumAccuracy, TenMillionFloat32WithinOneMillionthOfFloat64) {
+  std::mt19937_64 rng(3);
+  std::vector<float> x(10'000'000);
+  double exact = 0;
+  for (float& v : x) {
+    v = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+    exact += v;
+  }
+  for (const std::string& target : einops::detail::simd_targets()) {
+    einops::detail::force_simd_target(target);
+    const einops::TensorView<const float> view(x.data(), {static_cast<std::int64_t>(x.size())});
+    const float total = einops::reduce(view, "n -> ", "sum").as<float>().to_vector()[0];
+    EXPECT_NEAR(total, exact, 1e-6 * exact) << target;
+    const einops::TensorView<const float> grid(x.data(), {1000, 10000});
+    const auto columns = einops::reduce(grid, "a b -> b", "sum").as<float>().to_vector();  // outer mode
+    double column_error = 0;
+    for (std::int64_t b = 0; b < 10000; b += 997) {
+      double want = 0;
+      for (std::int64_t a = 0; a < 1000; ++a) want += x[static_cast<std::size_t>(a * 10000 + b)];
+      column_error = std::max(column_error, std::fabs(columns[static_cast<std::size_t>(b)] - want) / want);
+    }
+    EXPECT_LT(column_error, 1e-6) << target;
+  }
+  einops::detail::force_simd_target("");
+}
+
+TEST(SumAccuracy, HalfPrecisionAccumulatesInFloat32AndRoundsOnce) {
+  // 4096 ones: a float16 accumulator would stop at 2048.
+  const std::vector<einops::float16> ones(4096, einops::float16(1.0f));
+  const einops::TensorView<const einops::float16> view(ones.data(), {4096});
+  EXPECT_EQ(static_cast<float>(einops::reduce(view, "n -> ", "sum").as<einops::float16>().to_vector()[0]), 4096.0f);
+  // Mean of values whose float16 sum would round badly: one rounding of the float32 mean.
+  std::mt19937_64 rng(9);
+  std::vector<einops::float16> x(50000);
+  double exact = 0;
+  for (auto& v : x) {
+    v = einops::float16(std::uniform_real_distribution<float>(0.0f, 1.0f)(rng));
+    exact += static_cast<float>(v);
+  }
+  exact /= static_cast<double>(x.size());
+  const einops::TensorView<const einops::float16> values(x.data(), {50000});
+  const float mean = einops::reduce(values, "n -> ", "mean").as<einops::float16>().to_vector()[0];
+  EXPECT_EQ(einops::float16(mean).bits, einops::float16(exact).bits);
+  std::vector<einops::bfloat16> b(50000);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = einops::bfloat16(static_cast<float>(x[i]));
+  const einops::TensorView<const einops::bfloat16> bview(b.data(), {50000});
+  const float bmean = einops::reduce(bview, "n -> ", "mean").as<einops::bfloat16>().to_vector()[0];
+  EXPECT_NEAR(bmean, exact, 4e-3);
+}
+
+}  // namespace

@@ -1,0 +1,153 @@
+#include "commands.hpp"
+
+#include "arguments.hpp"
+#include "array_io.hpp"
+#include "array_print.hpp"
+#include "cast.hpp"
+#include "einops/einsum.hpp"
+#include "einops/ops.hpp"
+#include "einops/pack.hpp"
+#include "explain.hpp"
+#include "sample.hpp"
+#include "tool_errors.hpp"
+
+namespace einops::tool {
+namespace {
+
+std::string describe(const AnyTensor& x) {
+  return detail::format_shape(x.shape()) + " " + std::string(dtype_name(x.dtype()));
+}
+
+DType output_dtype(const std::string& choice, const AnyTensor& input, const AnyTensor& result) {
+  if (choice == "result") return result.dtype();
+  if (choice == "input") return input.dtype();
+  if (auto dtype = dtype_from_name(choice)) return *dtype;
+  throw UsageError("--dtype '" + choice + "' is not 'result', 'input' or a dtype name such as float32");
+}
+
+Operation operation_named(const std::string& name) {
+  if (name == "rearrange") return Operation::rearrange;
+  if (name == "reduce") return Operation::reduce;
+  if (name == "repeat") return Operation::repeat;
+  throw UsageError("unknown operation '" + name + "' (rearrange, reduce or repeat)");
+}
+
+std::vector<AnyTensor> read_all(const std::vector<std::string>& files) {
+  std::vector<AnyTensor> tensors;
+  for (const std::string& file : files) tensors.push_back(read_array(file));
+  return tensors;
+}
+
+/// Writes `x` to `path`, or prints it when `path` is empty.
+void deliver(const std::string& path, const AnyTensor& x, std::ostream& out) {
+  if (path.empty()) out << format_array(x);
+  else write_array(path, x);
+}
+
+}  // namespace
+
+void run_transform(const TransformCommand& command, std::ostream& out) {
+  const Positionals positionals = split_positionals(command.words);
+  if (positionals.files.empty()) throw UsageError(command.operation + " needs at least one input file");
+  const Operation operation = operation_named(command.operation);
+  if (operation == Operation::reduce && !command.reduction)
+    throw UsageError("reduce needs --reduction (min, max, sum, mean, prod, any or all)");
+  if (operation != Operation::reduce && command.reduction)
+    throw UsageError("--reduction applies to reduce only");
+
+  const std::vector<AnyTensor> inputs = read_all(positionals.files);
+  const std::span<const AnyTensor> list(inputs);
+  const bool single = inputs.size() == 1 && !command.stack;  // a list input is stacked on a new axis
+  AnyTensor result;
+  switch (operation) {
+    case Operation::rearrange:
+      result = single ? rearrange(inputs[0], command.pattern, positionals.lengths)
+                      : rearrange(list, command.pattern, positionals.lengths);
+      break;
+    case Operation::repeat:
+      result = single ? repeat(inputs[0], command.pattern, positionals.lengths)
+                      : repeat(list, command.pattern, positionals.lengths);
+      break;
+    case Operation::reduce:
+      result = single ? reduce(inputs[0], command.pattern, *command.reduction, positionals.lengths)
+                      : reduce(list, command.pattern, *command.reduction, positionals.lengths);
+      break;
+  }
+  result = cast(result, output_dtype(command.dtype, inputs[0], result));
+
+  deliver(command.output, result, out);
+  if (command.verbose && !command.output.empty())
+    out << command.operation << ": " << (single ? positionals.files[0] : std::to_string(inputs.size()) + " inputs")
+        << " " << describe(inputs[0]) << " -> " << command.output << " " << describe(result) << "\n";
+}
+
+void run_explain(const ExplainCommand& command, std::ostream& out) {
+  const Positionals positionals = split_positionals(command.words);
+  ExplainRequest request;
+  request.pattern = command.pattern;
+  request.lengths = positionals.lengths;
+  request.reduction = command.reduction;
+  request.operation = operation_named(command.operation.value_or(command.reduction ? "reduce" : "rearrange"));
+  if (request.operation == Operation::reduce && !request.reduction)
+    throw UsageError("explain of a reduce needs --reduction (min, max, sum, mean, prod, any or all)");
+  if (command.shape && !positionals.files.empty()) throw UsageError("explain takes --shape or input files, not both");
+  if (command.shape) {
+    request.shape = parse_shape_list(*command.shape);
+    const auto dtype = dtype_from_name(command.dtype);
+    if (!dtype) throw UsageError("--dtype '" + command.dtype + "' is not a dtype name such as float32");
+    request.dtype = *dtype;
+  } else if (!positionals.files.empty()) {
+    // Only the headers are read. Several files are a list input, stacked: all alike.
+    const auto [shape, dtype] = array_shape(positionals.files[0]);
+    for (const std::string& file : positionals.files)
+      if (array_shape(file) != std::pair(shape, dtype))
+        throw UsageError("explain: " + file + " differs in shape or dtype from " + positionals.files[0]);
+    request.shape = shape;
+    request.dtype = dtype;
+    if (positionals.files.size() > 1) {
+      request.shape.insert(request.shape.begin(), static_cast<std::int64_t>(positionals.files.size()));
+      request.list_input = true;
+    }
+  } else {
+    throw UsageError("explain needs --shape (for example --shape 2,3,4) or an input file");
+  }
+  out << explain(request);
+}
+
+void run_pack(const PackCommand& command, std::ostream& out) {
+  const std::vector<AnyTensor> inputs = read_all(command.inputs);
+  const Packed<AnyTensor> packed = pack(std::span<const AnyTensor>(inputs), command.pattern);
+  deliver(command.output, packed.tensor, out);
+  out << "packed shapes: " << format_shape_list(packed.packed_shapes) << "\n";
+}
+
+void run_unpack(const UnpackCommand& command, std::ostream& out) {
+  const std::vector<Shape> shapes = parse_shape_list_text(command.shapes);
+  if (!command.outputs.empty() && command.outputs.size() != shapes.size())
+    throw UsageError("unpack: " + std::to_string(shapes.size()) + " packed shapes but " +
+                     std::to_string(command.outputs.size()) + " output files");
+  const std::vector<AnyTensor> parts = unpack(read_array(command.input), shapes, command.pattern);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (command.outputs.empty()) out << "part " << i << ": ";
+    deliver(command.outputs.empty() ? std::string() : command.outputs[i], parts[i], out);
+  }
+}
+
+void run_einsum(const EinsumCommand& command, std::ostream& out) {
+  const std::vector<AnyTensor> inputs = read_all(command.inputs);
+  deliver(command.output, einsum(std::span<const AnyTensor>(inputs), command.pattern), out);
+}
+
+void run_sample(const SampleCommand& command, std::ostream& out) {
+  if (command.count < 1 || command.size < 8 || command.count > 10000 || command.size > 4096)
+    throw UsageError("sample needs 1 <= --count <= 10000 and 8 <= --size <= 4096");
+  const AnyTensor batch = sample_digits(command.count, command.size);
+  write_array(command.output, batch);
+  out << "sample: " << command.output << " " << describe(batch) << "\n";
+}
+
+void run_show(const std::vector<std::string>& files, std::ostream& out) {
+  for (const std::string& file : files) out << file << ": " << format_array(read_array(file));
+}
+
+}  // namespace einops::tool

@@ -43,7 +43,7 @@ enum class Mode { einsum, einsum_into, cblas, cblas_alloc };
 
 /// One contraction `pattern` of x and y, or the same as a cblas loop, timed in `mode`.
 void run(benchmark::State& state, Mode mode, const einops::Tensor<float>& x, const einops::Tensor<float>& y,
-         const char* pattern, const einops::Shape& out_shape, std::int64_t batch, int m, int n, int k,
+         std::string_view pattern, const einops::Shape& out_shape, std::int64_t batch, int m, int n, int k,
          CBLAS_TRANSPOSE transpose_b) {
   einops::Tensor<float> out(out_shape);
   for (auto _ : state) {

@@ -53,7 +53,8 @@ void copy_into_slice(const AnyTensor& x, const AnyTensor& out, std::size_t befor
 
 }  // namespace
 
-Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, std::string_view pattern) {
+Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_arg) {
+  const std::string_view pattern = pattern_arg.text();
   const detail::OperationContext context{"pack", pattern, tensors};
   const auto parsed = detail::pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();
@@ -107,7 +108,8 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, std::string_view patt
 }
 
 std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
-                              std::string_view pattern) {
+                              pack_pattern pattern_arg) {
+  const std::string_view pattern = pattern_arg.text();
   const detail::OperationContext context{"unpack", pattern, {}, packed.shape(), &packed_shapes};
   const auto parsed = detail::pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();

@@ -21,7 +21,8 @@ bool ParsedShape::contains(std::string_view name) const {
   return false;
 }
 
-ParsedShape parse_shape(std::span<const std::int64_t> shape, std::string_view pattern) {
+ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern pattern_arg) {
+  const std::string_view pattern = pattern_arg.text();
   const detail::OperationContext context{"parse_shape", pattern, {}, shape};
   const auto parsed = detail::parse_shape_pattern(pattern, context);
   const std::vector<Group>& groups = parsed->groups;

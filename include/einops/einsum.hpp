@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/pattern_arg.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
@@ -29,12 +30,12 @@ namespace einops {
 // ---- run-time typed core (AnyTensor) -----------------------------------------------------------
 
 /// einops.einsum over any number of operands (one or more) of one dtype; the result has that dtype.
-AnyTensor einsum(std::span<const AnyTensor> operands, std::string_view pattern);
+AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern);
 
 /// The same, writing into a caller-provided tensor (no allocation for the result). `out` must
 /// have the result's shape and dtype, may have any strides, and must not overlap an operand.
-void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, std::string_view pattern);
-inline void einsum_into(std::initializer_list<AnyTensor> operands, const AnyTensor& out, std::string_view pattern) {
+void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern);
+inline void einsum_into(std::initializer_list<AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern) {
   einsum_into(std::span<const AnyTensor>(operands.begin(), operands.size()), out, pattern);
 }
 
@@ -82,37 +83,63 @@ struct einsum_operands<std::index_sequence<Index...>, Args...> {
 template <class... Args>
 using einsum_operands_of = einsum_operands<std::make_index_sequence<sizeof...(Args) - 1>, Args...>;
 
+template <class X>
+concept EinsumOperand = einsum_operand<std::remove_cvref_t<X>>::is_tensor;
+
 template <class... Args>
 concept EinsumArguments =
     sizeof...(Args) >= 2 &&
     std::convertible_to<const std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>&, std::string_view> &&
     einsum_operands_of<Args...>::all_tensors;
 
-template <class Tuple, std::size_t... Index>
-AnyTensor einsum_call(const Tuple& args, std::index_sequence<Index...>) {
-  constexpr std::size_t count = sizeof...(Index);
-  const std::array<AnyTensor, count> operands{AnyTensor(std::get<Index>(args))...};
-  return einsum(std::span<const AnyTensor>(operands), std::string_view(std::get<count>(args)));
-}
-
-}  // namespace detail
-
-/// einops.einsum(a, b, ..., pattern): a Tensor<T> when every operand holds T, else an AnyTensor.
-template <class... Args>
-  requires detail::EinsumArguments<Args...>
-auto einsum(const Args&... args) {
-  AnyTensor result =
-      detail::einsum_call(std::tuple<const Args&...>(args...), std::make_index_sequence<sizeof...(Args) - 1>{});
-  using T = typename detail::einsum_operands_of<Args...>::element;
+/// A Tensor<T> when every operand holds T, else an AnyTensor.
+template <class... Xs>
+auto einsum_of(std::string_view pattern, const Xs&... operands) {
+  const std::array<AnyTensor, sizeof...(Xs)> any{AnyTensor(operands)...};
+  AnyTensor result = einsum(std::span<const AnyTensor>(any), einsum_pattern<>(pattern));
+  using T = typename einsum_element<Xs...>::type;
   if constexpr (std::is_void_v<T>)
     return result;
   else
     return result.template as<T>();
 }
 
+template <class Tuple, std::size_t... Index>
+auto einsum_call(const Tuple& args, std::index_sequence<Index...>) {
+  return einsum_of(std::string_view(std::get<sizeof...(Index)>(args)), std::get<Index>(args)...);
+}
+
+}  // namespace detail
+
+/// einops.einsum(a, ..., pattern) with one to four operands: a literal pattern is checked by the
+/// compiler, the number of operands included. The result is a Tensor<T> when every operand
+/// holds T, else an AnyTensor.
+template <detail::EinsumOperand A>
+auto einsum(const A& a, einsum_pattern<1> pattern) {
+  return detail::einsum_of(pattern.text(), a);
+}
+template <detail::EinsumOperand A, detail::EinsumOperand B>
+auto einsum(const A& a, const B& b, einsum_pattern<2> pattern) {
+  return detail::einsum_of(pattern.text(), a, b);
+}
+template <detail::EinsumOperand A, detail::EinsumOperand B, detail::EinsumOperand C>
+auto einsum(const A& a, const B& b, const C& c, einsum_pattern<3> pattern) {
+  return detail::einsum_of(pattern.text(), a, b, c);
+}
+template <detail::EinsumOperand A, detail::EinsumOperand B, detail::EinsumOperand C, detail::EinsumOperand D>
+auto einsum(const A& a, const B& b, const C& c, const D& d, einsum_pattern<4> pattern) {
+  return detail::einsum_of(pattern.text(), a, b, c, d);
+}
+/// Five operands and more: the pattern (a string) is checked at run time.
+template <class... Args>
+  requires detail::EinsumArguments<Args...> && (sizeof...(Args) > 5)
+auto einsum(const Args&... args) {
+  return detail::einsum_call(std::tuple<const Args&...>(args...), std::make_index_sequence<sizeof...(Args) - 1>{});
+}
+
 /// A run-time number of operands of one type.
 template <Element T>
-Tensor<T> einsum(const std::vector<Tensor<T>>& operands, std::string_view pattern) {
+Tensor<T> einsum(const std::vector<Tensor<T>>& operands, einsum_pattern<> pattern) {
   const std::vector<AnyTensor> any(operands.begin(), operands.end());
   return einsum(std::span<const AnyTensor>(any), pattern).template as<T>();
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/pattern_arg.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
@@ -31,37 +32,37 @@ struct Packed {
 // ---- run-time typed core (AnyTensor) -----------------------------------------------------------
 
 /// einops.pack: a new tensor holding every input. All inputs have one dtype.
-Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, std::string_view pattern);
-inline Packed<AnyTensor> pack(std::initializer_list<AnyTensor> tensors, std::string_view pattern) {
+Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern);
+inline Packed<AnyTensor> pack(std::initializer_list<AnyTensor> tensors, pack_pattern pattern) {
   return pack(std::span<const AnyTensor>(tensors.begin(), tensors.size()), pattern);
 }
 
 /// einops.unpack: one tensor per packed shape, each a view into `packed` (no copy). A packed
 /// shape may hold one -1 in all (its length is inferred).
 std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
-                              std::string_view pattern);
+                              pack_pattern pattern);
 
 // ---- typed overloads ---------------------------------------------------------------------------
 
 template <Element T>
-Packed<Tensor<T>> pack(std::span<const Tensor<T>> tensors, std::string_view pattern) {
+Packed<Tensor<T>> pack(std::span<const Tensor<T>> tensors, pack_pattern pattern) {
   const std::vector<AnyTensor> any(tensors.begin(), tensors.end());
   Packed<AnyTensor> packed = pack(std::span<const AnyTensor>(any), pattern);
   return {packed.tensor.template as<T>(), std::move(packed.packed_shapes)};
 }
 template <Element T>
-Packed<Tensor<T>> pack(const std::vector<Tensor<T>>& tensors, std::string_view pattern) {
+Packed<Tensor<T>> pack(const std::vector<Tensor<T>>& tensors, pack_pattern pattern) {
   return pack(std::span<const Tensor<T>>(tensors), pattern);
 }
 template <Element T>
-Packed<Tensor<T>> pack(std::initializer_list<Tensor<T>> tensors, std::string_view pattern) {
+Packed<Tensor<T>> pack(std::initializer_list<Tensor<T>> tensors, pack_pattern pattern) {
   return pack(std::span<const Tensor<T>>(tensors.begin(), tensors.size()), pattern);
 }
 
 /// The parts share `packed`'s storage.
 template <Element T>
 std::vector<Tensor<T>> unpack(const Tensor<T>& packed, const std::vector<Shape>& packed_shapes,
-                              std::string_view pattern) {
+                              pack_pattern pattern) {
   const std::vector<AnyTensor> parts = unpack(AnyTensor(packed), packed_shapes, pattern);
   std::vector<Tensor<T>> typed;
   typed.reserve(parts.size());
@@ -71,7 +72,7 @@ std::vector<Tensor<T>> unpack(const Tensor<T>& packed, const std::vector<Shape>&
 /// The parts alias the view's memory, as the view does.
 template <Element T>
 std::vector<Tensor<std::remove_const_t<T>>> unpack(const TensorView<T>& packed, const std::vector<Shape>& packed_shapes,
-                                                   std::string_view pattern) {
+                                                   pack_pattern pattern) {
   const std::vector<AnyTensor> parts = unpack(AnyTensor(packed), packed_shapes, pattern);
   std::vector<Tensor<std::remove_const_t<T>>> typed;
   typed.reserve(parts.size());

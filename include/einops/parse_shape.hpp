@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
 
@@ -54,14 +55,14 @@ class ParsedShape {
 };
 
 /// einops.parse_shape on a shape.
-ParsedShape parse_shape(std::span<const std::int64_t> shape, std::string_view pattern);
+ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern pattern);
 
 /// einops.parse_shape on any tensor of this library (Tensor, TensorView, AnyTensor).
 template <class TensorLike>
   requires requires(const TensorLike& x) {
     { x.shape() } -> std::convertible_to<std::span<const std::int64_t>>;
   }
-ParsedShape parse_shape(const TensorLike& x, std::string_view pattern) {
+ParsedShape parse_shape(const TensorLike& x, shape_pattern pattern) {
   return parse_shape(std::span<const std::int64_t>(x.shape()), pattern);
 }
 

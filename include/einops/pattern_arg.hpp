@@ -107,7 +107,7 @@ constexpr void report_pattern_error(PatternErrorKind kind, std::index_sequence<I
    ...);
 }
 constexpr void report_pattern_error(PatternErrorKind kind) {
-  report_pattern_error(kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::input_rank_mismatch) + 1>{});
+  report_pattern_error(kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
 }
 
 template <class Fact>
@@ -193,6 +193,81 @@ class arrow_pattern {
  private:
   std::string_view text_;
   detail::CompactPattern compact_{};
+};
+
+/// The pattern argument of pack and unpack (`"b * c"`): a literal is checked by the compiler.
+class pack_pattern {
+ public:
+  template <std::size_t N>
+  EINOPS_LITERAL_CONSTEVAL pack_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : text_(literal, N - 1) {
+#if EINOPS_COMPILE_TIME_PATTERNS
+    const fixed_string<N> copy(literal);  // see arrow_pattern's literal constructor
+    const ParseResult<PackPattern> parsed = parse_pack_pattern(copy.view());
+    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
+#endif
+  }
+  pack_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
+  pack_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
+  pack_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
+
+  std::string_view text() const { return text_; }
+  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  std::string_view text_;
+};
+
+/// The pattern argument of parse_shape (`"b _ h w"`): a literal is checked by the compiler.
+class shape_pattern {
+ public:
+  template <std::size_t N>
+  EINOPS_LITERAL_CONSTEVAL shape_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : text_(literal, N - 1) {
+#if EINOPS_COMPILE_TIME_PATTERNS
+    const fixed_string<N> copy(literal);
+    const ParseResult<Expression> parsed = parse_expression(copy.view(), 0, ExpressionOptions{true, false});
+    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
+    if (const PatternError error = check_parse_shape_pattern(parsed.value)) detail::report_pattern_error(error.kind);
+#endif
+  }
+  shape_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
+  shape_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
+  shape_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
+
+  std::string_view text() const { return text_; }
+  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  std::string_view text_;
+};
+
+/// The pattern argument of einsum (`"b i k, b k j -> b i j"`): a literal is checked by the
+/// compiler, including the number of operands the call passes (`Operands`; 0 when unknown).
+template <std::size_t Operands = 0>
+class einsum_pattern {
+ public:
+  template <std::size_t N>
+  EINOPS_LITERAL_CONSTEVAL einsum_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : text_(literal, N - 1) {
+#if EINOPS_COMPILE_TIME_PATTERNS
+    const fixed_string<N> copy(literal);
+    const ParseResult<EinsumPattern> parsed = parse_einsum_pattern(copy.view());
+    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
+    if (const PatternError error = check_einsum_pattern(parsed.value)) detail::report_pattern_error(error.kind);
+    if (Operands != 0 && parsed.value.inputs.size() != Operands)
+      invalid_pattern<"The number of operands in the pattern differs from the number of tensors given">();
+#endif
+  }
+  einsum_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
+  einsum_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
+  einsum_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
+
+  std::string_view text() const { return text_; }
+  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
+
+ private:
+  std::string_view text_;
 };
 
 template <class... Facts>

@@ -129,7 +129,8 @@ std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const 
 
 }  // namespace
 
-AnyTensor einsum(std::span<const AnyTensor> operands, std::string_view pattern) {
+AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern_arg) {
+  const std::string_view pattern = pattern_arg.text();
   const detail::OperationContext context{"einsum", pattern, operands};
   const auto plan = plan_for(operands, context);
   if (auto special = special_result(*plan, operands)) return std::move(*special);
@@ -138,7 +139,8 @@ AnyTensor einsum(std::span<const AnyTensor> operands, std::string_view pattern) 
   return out;
 }
 
-void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, std::string_view pattern) {
+void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern_arg) {
+  const std::string_view pattern = pattern_arg.text();
   const detail::OperationContext context{"einsum", pattern, operands};
   const auto plan = plan_for(operands, context);
   const DType dtype = operands.front().dtype();

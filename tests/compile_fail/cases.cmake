@@ -178,3 +178,48 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES static_pattern_output_rank
   [=[(void)einops::static_pattern<"a b c -> c (b a)">::output_rank<2>()]=]
   [=[(void)einops::static_pattern<"a b c -> c (b a)">::output_rank<3>()]=]
   [=[the tensor's rank does not match the pattern's left side]=])
+# pack / unpack, parse_shape and einsum literals.
+list(APPEND EINOPS_COMPILE_FAIL_CASES pack_two_stars
+  [=[(void)einops::pack(list, "b * * c")]=]
+  [=[(void)einops::pack(list, "b * c")]=]
+  [=[Duplicates in axes names]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES pack_no_star
+  [=[(void)einops::pack(list, "b c")]=]
+  [=[(void)einops::pack(list, "b c *")]=]
+  [=[No *-axis in pattern]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES pack_bracket_is_not_a_name
+  [=[(void)einops::pack(list, "b * (c)")]=]
+  [=[(void)einops::pack(list, "b * c")]=]
+  [=[Invalid axis name]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES unpack_no_star
+  [=[(void)einops::unpack(x, {{2}, {3}}, "a b")]=]
+  [=[(void)einops::unpack(x, {{2}, {3}}, "a *")]=]
+  [=[No *-axis in pattern]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES parse_shape_composite
+  [=[(void)einops::parse_shape(x, "a (b c)")]=]
+  [=[(void)einops::parse_shape(x, "a b")]=]
+  [=[parse shape with composite axes]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES parse_shape_unbalanced
+  [=[(void)einops::parse_shape(x, "a (b")]=]
+  [=[(void)einops::parse_shape(x, "a (b)")]=]
+  [=[Imbalanced parentheses in expression]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_unknown_output_axis
+  [=[(void)einops::einsum(x, x, "a b, b c -> a d")]=]
+  [=[(void)einops::einsum(x, x, "a b, b c -> a c")]=]
+  [=[Unknown axis on right side of einsum]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_composition
+  [=[(void)einops::einsum(x, "(a b) c -> c")]=]
+  [=[(void)einops::einsum(x, "a c -> c")]=]
+  [=[Shape rearrangement is not supported in einsum]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_anonymous_axis
+  [=[(void)einops::einsum(x, x, "a 2, b c -> a c")]=]
+  [=[(void)einops::einsum(x, x, "a b, b c -> a c")]=]
+  [=[Anonymous axes are not supported in einsum]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_operand_count
+  [=[(void)einops::einsum(x, x, "a b -> a")]=]
+  [=[(void)einops::einsum(x, "a b -> a")]=]
+  [=[The number of operands in the pattern differs from the number of tensors given]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_arrow_missing
+  [=[(void)einops::einsum(x, x, x, "a b, b c, c d")]=]
+  [=[(void)einops::einsum(x, x, x, "a b, b c, c d -> a d")]=]
+  [=[Pattern needs an arrow (->) between its two sides]=])

@@ -142,12 +142,12 @@ TEST(Pack, RoundTripOnRandomShapesMatchesReference) {
       shape.insert(shape.end(), inner.begin(), inner.end());
       xs.push_back(filled(shape, t + 1));
     }
-    auto [packed, packed_shapes] = einops::pack(xs, patterns[which]);
+    auto [packed, packed_shapes] = einops::pack(xs, einops::runtime(patterns[which]));
     Shape want_shape;
     const auto want = reference_pack(xs, before, after, want_shape);
     ASSERT_EQ(Shape(packed.shape().begin(), packed.shape().end()), want_shape) << patterns[which];
     ASSERT_EQ(packed.to_vector(), want) << patterns[which];
-    const auto parts = einops::unpack(packed, packed_shapes, patterns[which]);
+    const auto parts = einops::unpack(packed, packed_shapes, einops::runtime(patterns[which]));
     ASSERT_EQ(parts.size(), xs.size());
     for (std::size_t i = 0; i < xs.size(); ++i) {
       EXPECT_EQ(Shape(parts[i].shape().begin(), parts[i].shape().end()), Shape(xs[i].shape().begin(), xs[i].shape().end()));
@@ -233,17 +233,17 @@ TEST(PackErrors, NameOperationPatternShapesAndReason) {
   const std::string empty = error_of([] { einops::pack(std::span<const AnyTensor>(), "*"); });
   EXPECT_NE(empty.find("at least one tensor"), std::string::npos) << empty;
 
-  const std::string syntax = error_of([&] { einops::pack({a}, "x x *"); });
+  const std::string syntax = error_of([&] { einops::pack({a}, einops::runtime("x x *")); });
   EXPECT_NE(syntax.find("Duplicates in axes names: 'x'"), std::string::npos) << syntax;
   EXPECT_NE(syntax.find("\n     ^"), std::string::npos) << syntax;  // a caret under the second x
-  EXPECT_NE(error_of([&] { einops::pack({a}, "x y"); }).find("No *-axis"), std::string::npos);
-  EXPECT_NE(error_of([&] { einops::pack({a}, "x 1h *"); }).find("Invalid axis name: '1h'"), std::string::npos);
+  EXPECT_NE(error_of([&] { einops::pack({a}, einops::runtime("x y")); }).find("No *-axis"), std::string::npos);
+  EXPECT_NE(error_of([&] { einops::pack({a}, einops::runtime("x 1h *")); }).find("Invalid axis name: '1h'"), std::string::npos);
 }
 
 TEST(UnpackErrors, EveryMisuse) {
   const Tensor<float> packed({5, 3});
   const auto fails = [&](const std::vector<Shape>& shapes, const char* pattern, const char* reason) {
-    const std::string message = error_of([&] { einops::unpack(packed, shapes, pattern); });
+    const std::string message = error_of([&] { einops::unpack(packed, shapes, einops::runtime(pattern)); });
     EXPECT_NE(message.find("unpack pattern"), std::string::npos) << message;
     EXPECT_NE(message.find("(5, 3)"), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;

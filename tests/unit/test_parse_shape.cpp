@@ -30,7 +30,7 @@ static_assert(shape_pattern_error("a (...)") == PatternErrorKind::ellipsis_in_gr
 static_assert(shape_pattern_error("a a") == PatternErrorKind::duplicate_axis);
 static_assert(shape_pattern_error("_x") == PatternErrorKind::underscore_edges);
 
-ParsedShape parse(const Shape& shape, const char* pattern) { return einops::parse_shape(shape, pattern); }
+ParsedShape parse(const Shape& shape, const char* pattern) { return einops::parse_shape(shape, einops::runtime(pattern)); }
 
 std::vector<ParsedShape::Entry> entries(const ParsedShape& parsed) { return {parsed.begin(), parsed.end()}; }
 
@@ -84,7 +84,7 @@ TEST(ParseShape, KeepsPatternOrderNotAlphabetical) {
 
 TEST(ParseShapeErrors, EveryMisuse) {
   const auto fails = [](const Shape& shape, const char* pattern, const char* reason) {
-    const std::string message = error_of([&] { einops::parse_shape(shape, pattern); });
+    const std::string message = error_of([&] { einops::parse_shape(shape, einops::runtime(pattern)); });
     EXPECT_NE(message.find("parse_shape pattern \"" + std::string(pattern) + "\""), std::string::npos) << message;
     EXPECT_NE(message.find(einops::detail::format_shape(shape)), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;

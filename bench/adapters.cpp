@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <einops/eigen.hpp>
+#include <einops/threads.hpp>
 #include <einops/xtensor.hpp>
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xreducer.hpp>

@@ -14,12 +14,14 @@
 namespace einops::tool {
 namespace {
 
+/// Fortran-order strides. Unsigned arithmetic, as detail::row_major_strides: an empty array's
+/// other lengths may multiply past 2^63 (no element is ever read through those strides).
 Shape column_major_strides(std::span<const std::int64_t> shape) {
   Shape strides(shape.size());
-  std::int64_t step = 1;
+  std::uint64_t step = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    strides[i] = step;
-    step *= shape[i] > 0 ? shape[i] : 1;
+    strides[i] = static_cast<std::int64_t>(step);
+    step *= static_cast<std::uint64_t>(shape[i] > 0 ? shape[i] : 1);
   }
   return strides;
 }

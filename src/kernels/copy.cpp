@@ -1,13 +1,45 @@
 // copy_strided: permuted copy, broadcast copy and plain copy behind one entry point. The walk is
-// recast as tiles once per call (copy_schedule.cpp) and run by the SIMD kernels (copy_simd.cpp).
+// recast as tiles (copy_schedule.cpp) and run by the SIMD kernels (copy_simd.cpp).
 #include "einops/detail/kernels.hpp"
+
+#include <memory>
 
 #include "copy_schedule.hpp"
 
 namespace einops::detail {
+namespace {
+
+bool same_walk(const Walk& a, const Walk& b) {
+  if (a.rank != b.rank || a.reduced_rank != b.reduced_rank) return false;
+  for (int i = 0; i < a.rank; ++i)
+    if (a.extent[i] != b.extent[i] || a.in_stride[i] != b.in_stride[i] || a.out_stride[i] != b.out_stride[i])
+      return false;
+  return true;  // copies have no reduced dimensions
+}
+
+/// The schedule of this thread's previous copy, reused when the walk repeats (a loop calling one
+/// pattern on tensors of one layout): scheduling costs more than a small copy itself. Held by
+/// shared_ptr so that a copy started while another runs on this thread cannot free it early.
+std::shared_ptr<const CopySchedule> schedule_for(const Walk& walk, std::size_t element_size) {
+  struct Last {
+    Walk walk;
+    std::size_t element_size = 0;
+    std::shared_ptr<const CopySchedule> schedule;
+  };
+  thread_local Last last;
+  if (last.schedule && last.element_size == element_size && same_walk(last.walk, walk)) return last.schedule;
+  auto schedule = std::make_shared<const CopySchedule>(make_copy_schedule(walk, element_size));
+  last.walk = walk;
+  last.element_size = element_size;
+  last.schedule = schedule;
+  return schedule;
+}
+
+}  // namespace
 
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk) {
-  execute_copy(make_copy_schedule(walk, element_size), in, out);
+  const std::shared_ptr<const CopySchedule> schedule = schedule_for(walk, element_size);
+  execute_copy(*schedule, in, out);
 }
 
 }  // namespace einops::detail

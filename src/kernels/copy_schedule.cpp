@@ -3,7 +3,6 @@
 #include "copy_schedule.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace einops::detail {
 namespace {
@@ -112,11 +111,6 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   constexpr std::int64_t kGroupSide = 512;
   s.group_rows = std::max<std::int64_t>(1, kGroupSide / s.block_rows);
   s.group_cols = std::max<std::int64_t>(1, kGroupSide / s.block_cols);
-  if (const char* v = std::getenv("EINOPS_DEV_BLOCK_ROWS")) s.block_rows = std::min<std::int64_t>(s.rows, std::atoll(v));
-  if (const char* v = std::getenv("EINOPS_DEV_BLOCK_COLS")) s.block_cols = std::min<std::int64_t>(s.cols, std::atoll(v));
-  if (const char* v = std::getenv("EINOPS_DEV_GROUP_ROWS")) s.group_rows = std::atoll(v);
-  if (const char* v = std::getenv("EINOPS_DEV_GROUP_COLS")) s.group_cols = std::atoll(v);
-  if (const char* v = std::getenv("EINOPS_DEV_KERNEL")) s.kernel = static_cast<TileKernel>(std::atoi(v));
 
   const std::int64_t tile = s.rows * s.cols * s.unit;
   if (s.outer_rank > 0 && tile < kBatchMinElements) {
@@ -125,7 +119,6 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     s.block_batch = std::min(extent, (kBatchMinElements * 4 + tile - 1) / tile);
   }
   s.stream = s.total * es >= kStreamMinBytes;
-  if (const char* v = std::getenv("EINOPS_DEV_STREAM")) s.stream = std::atoi(v) != 0;
   return s;
 }
 

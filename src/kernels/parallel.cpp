@@ -22,8 +22,12 @@ std::atomic<int> requested_threads{0};  // 0: the hardware's count
 thread_local bool inside_pool_worker = false;
 
 int hardware_threads() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
+  // Read once: glibc answers hardware_concurrency() by reading /sys on every call.
+  static const int count = [] {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
+  }();
+  return count;
 }
 
 struct Job {

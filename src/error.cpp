@@ -15,6 +15,13 @@ std::string format_shape(std::span<const std::int64_t> shape) {
   return out + ")";
 }
 
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  return out;
+}
+
 std::string caret_line(std::string_view pattern, std::size_t position) {
   // Count code points (not bytes) before the fault so the caret lines up in a terminal.
   std::size_t column = 0;
@@ -40,14 +47,6 @@ std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
 
 namespace {
 
-/// The pattern with control characters shown as '?', so the caret line stays aligned.
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  return out;
-}
-
 std::string header(const ErrorContext& context) {
   std::string message = "Error while processing " + context.operation_label + "-reduction pattern \"" +
                         std::string(context.pattern) + "\".\n";
@@ -67,14 +66,18 @@ std::string header(const ErrorContext& context) {
 
 }  // namespace
 
-void ErrorContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
-
-void ErrorContext::fail_syntax(const PatternError& error) const {
+std::string syntax_reason(std::string_view pattern, const PatternError& error) {
   std::string reason = error.reason;
   if (error.length > 0)
     reason += ": '" + printable(pattern.substr(std::min(error.position, pattern.size()), error.length)) + "'";
   reason += "\n   " + printable(pattern) + "\n   " + caret_line(pattern, error.position);
-  fail(reason);
+  return reason;
+}
+
+void ErrorContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
+
+void ErrorContext::fail_syntax(const PatternError& error) const {
+  fail(syntax_reason(pattern, error));
 }
 
 }  // namespace detail

@@ -12,6 +12,10 @@
 
 namespace einops::detail {
 
+/// A syntax error's reason with the offending text quoted, then the pattern and a caret under the
+/// fault: the same lines for every operation.
+std::string syntax_reason(std::string_view pattern, const PatternError& error);
+
 struct ErrorContext {
   std::string operation_label;  // "rearrange", "repeat", "sum", "mean", ...
   std::string_view pattern;

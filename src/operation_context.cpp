@@ -1,20 +1,11 @@
 // Messages of the EinopsErrors thrown by pack, unpack, parse_shape and einsum.
 #include "operation_context.hpp"
 
-#include <algorithm>
-
 #include "einops/error.hpp"
+#include "error_context.hpp"
 
 namespace einops::detail {
 namespace {
-
-/// The pattern with control characters shown as '?', so the caret line stays aligned.
-std::string printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  return out;
-}
 
 std::string header(const OperationContext& context) {
   std::string message = "Error while processing " + std::string(context.operation) + " pattern \"" +
@@ -46,11 +37,7 @@ std::string format_shapes(std::span<const Shape> shapes) {
 void OperationContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
 
 void OperationContext::fail_syntax(const PatternError& error) const {
-  std::string reason = error.reason;
-  if (error.length > 0)
-    reason += ": '" + printable(pattern.substr(std::min(error.position, pattern.size()), error.length)) + "'";
-  reason += "\n   " + printable(pattern) + "\n   " + caret_line(pattern, error.position);
-  fail(reason);
+  fail(syntax_reason(pattern, error));
 }
 
 }  // namespace einops::detail

@@ -35,5 +35,8 @@ std::string format_shape(std::span<const std::int64_t> shape);
 /// under the code point, not the byte).
 std::string caret_line(std::string_view pattern, std::size_t position);
 
+/// The pattern with control characters shown as '?', so the caret line under it stays aligned.
+std::string printable(std::string_view text);
+
 }  // namespace detail
 }  // namespace einops

@@ -58,7 +58,7 @@ DType result_dtype(const Plan& plan, DType input) {
 
 using detail::TensorRef;
 
-void check_mean_dtype(const Plan& plan, TensorRef x, const AxisLengths& lengths) {
+void check_mean_dtype(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
   if (plan.reduction == Reduction::mean && !plan.reduced_axes.empty() && !is_floating(x.dtype)) {
     const detail::ErrorContext context{"mean", plan.pattern, x.shape, lengths};
     context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype)) +
@@ -66,17 +66,26 @@ void check_mean_dtype(const Plan& plan, TensorRef x, const AxisLengths& lengths)
   }
 }
 
-/// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
-void execute(const Plan& plan, TensorRef x, TensorRef out) {
-  // The plan's own walk serves contiguous tensors (the common case) without being copied.
-  detail::Walk strided;
-  const bool contiguous = x.is_contiguous() && out.is_contiguous();
-  if (!contiguous) strided = detail::make_walk(plan, x.strides, out.strides);
-  const detail::Walk& walk = contiguous ? plan.contiguous_walk : strided;
-  if (plan.reduced_axes.empty() || !plan.reduction)
+void run_walk(const Plan& plan, const TensorRef& x, const TensorRef& out, const detail::Walk& walk) {
+  const bool moves_only = plan.reduced_axes.empty() || !plan.reduction;
+  if (moves_only && &walk == &plan.contiguous_walk)
+    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk, plan.contiguous_schedules);
+  else if (moves_only)
     detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
   else
     detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
+}
+
+/// Out of line: a Walk is kilobytes, and the contiguous path should not even zero one.
+[[gnu::noinline]] void run_strided(const Plan& plan, const TensorRef& x, const TensorRef& out) {
+  run_walk(plan, x, out, detail::make_walk(plan, x.strides, out.strides));
+}
+
+/// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
+void execute(const Plan& plan, const TensorRef& x, const TensorRef& out) {
+  // The plan's own walk serves contiguous tensors (the common case) without being copied.
+  if (x.is_contiguous() && out.is_contiguous()) return run_walk(plan, x, out, plan.contiguous_walk);
+  run_strided(plan, x, out);
 }
 
 }  // namespace
@@ -97,7 +106,7 @@ void check_result_size(const Plan& plan, std::size_t element_size, std::span<con
 namespace {
 
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
-AnyTensor apply(const Plan& plan, TensorRef x, const AxisLengths& lengths) {
+AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
   check_mean_dtype(plan, x, lengths);
   if (auto strides = detail::view_strides(plan, x.strides))
     return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, plan.output_shape,
@@ -110,7 +119,7 @@ AnyTensor apply(const Plan& plan, TensorRef x, const AxisLengths& lengths) {
   return out;
 }
 
-void apply_into(const Plan& plan, TensorRef x, TensorRef out, const AxisLengths& lengths, std::string_view label) {
+void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths, std::string_view label) {
   check_mean_dtype(plan, x, lengths);
   const DType expected = result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
@@ -128,35 +137,35 @@ void apply_into(const Plan& plan, TensorRef x, TensorRef out, const AxisLengths&
 
 namespace detail {
 
-AnyTensor rearrange(TensorRef x, PatternRef pattern, const AxisLengths& lengths) {
+AnyTensor rearrange(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths) {
   return apply(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, lengths);
 }
-AnyTensor rearrange(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths) {
+AnyTensor rearrange(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths) {
   return rearrange(stack(xs, "rearrange", pattern.text, lengths), pattern, lengths);
 }
 
-AnyTensor repeat(TensorRef x, PatternRef pattern, const AxisLengths& lengths) {
+AnyTensor repeat(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths) {
   return apply(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape, lengths), x, lengths);
 }
-AnyTensor repeat(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths) {
+AnyTensor repeat(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths) {
   return repeat(stack(xs, "repeat", pattern.text, lengths), pattern, lengths);
 }
 
-AnyTensor reduce(TensorRef x, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths) {
+AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths) {
   return apply(*get_plan(Operation::reduce, reduction, pattern, x.shape, lengths), x, lengths);
 }
-AnyTensor reduce(std::span<const AnyTensor> xs, PatternRef pattern, std::string_view reduction,
+AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::string_view reduction,
                  const AxisLengths& lengths) {
   return reduce(stack(xs, reduction, pattern.text, lengths), pattern, reduction, lengths);
 }
 
-void rearrange_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths) {
+void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths) {
   apply_into(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "rearrange");
 }
-void repeat_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths) {
+void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths) {
   apply_into(*get_plan(Operation::repeat, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "repeat");
 }
-void reduce_into(TensorRef x, TensorRef out, PatternRef pattern, std::string_view reduction,
+void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, std::string_view reduction,
                  const AxisLengths& lengths) {
   apply_into(*get_plan(Operation::reduce, reduction, pattern, x.shape, lengths), x, out, lengths, reduction);
 }

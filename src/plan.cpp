@@ -3,6 +3,9 @@
 #include "einops/plan.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
 #include <functional>
 #include <string>
 
@@ -358,10 +361,15 @@ struct PlanKeyHash {
   std::size_t operator()(const PlanKey& key) const { return (*this)(key.view()); }
 };
 
+/// Sizes first, then bytes: most keys that differ differ in size, and equal keys are short.
+inline bool same_text(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
 struct PlanKeyEqual {
   using is_transparent = void;
   bool operator()(const PlanKeyView& a, const PlanKeyView& b) const {
-    return a.operation == b.operation && a.reduction == b.reduction && a.pattern == b.pattern &&
+    return a.operation == b.operation && same_text(a.reduction, b.reduction) && same_text(a.pattern, b.pattern) &&
            std::equal(a.shape.begin(), a.shape.end(), b.shape.begin(), b.shape.end()) &&
            std::equal(a.lengths.begin(), a.lengths.end(), b.lengths.begin(), b.lengths.end());
   }
@@ -376,6 +384,47 @@ auto& plan_cache() {
   static detail::BoundedCache<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash, PlanKeyEqual> cache(
       kPlanCacheCapacity);
   return cache;
+}
+
+/// Bumped by clear_plan_cache(), so that threads' recent plans (below) are dropped too.
+std::atomic<std::uint64_t> plan_cache_generation{0};
+
+/// The plans this thread used last, checked before the shared cache: a loop calling one pattern
+/// on one shape pays a few comparisons instead of a hash, a lock and a map probe. Bounded (a
+/// handful of entries per thread, each pattern at most kMaxCachedPatternBytes).
+class RecentPlans {
+ public:
+  std::shared_ptr<const Plan> find(const PlanKeyView& key, std::uint64_t generation) const {
+    for (const Entry& entry : entries_)
+      if (entry.plan && entry.generation == generation && PlanKeyEqual{}(entry.key, key)) return entry.plan;
+    return nullptr;
+  }
+  void remember(const PlanKeyView& key, std::uint64_t generation, std::shared_ptr<const Plan> plan) {
+    Entry& entry = entries_[next_];
+    next_ = (next_ + 1) % kEntries;
+    entry.generation = generation;
+    entry.key.operation = key.operation;
+    entry.key.reduction.assign(key.reduction);
+    entry.key.pattern.assign(key.pattern);
+    entry.key.shape.assign(key.shape.begin(), key.shape.end());
+    entry.key.lengths.assign(key.lengths.begin(), key.lengths.end());
+    entry.plan = std::move(plan);
+  }
+
+ private:
+  static constexpr std::size_t kEntries = 4;
+  struct Entry {
+    std::uint64_t generation = 0;
+    PlanKey key{};
+    std::shared_ptr<const Plan> plan;
+  };
+  std::array<Entry, kEntries> entries_{};
+  std::size_t next_ = 0;
+};
+
+RecentPlans& recent_plans() {
+  thread_local RecentPlans recent;
+  return recent;
 }
 
 /// Resolves reduce()'s reduction name: "rearrange"/"repeat" turn reduce into that operation.
@@ -405,7 +454,7 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
 }
 
 std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
-                                      PatternRef pattern_ref, std::span<const std::int64_t> shape,
+                                      const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const std::string label = operation == Operation::reduce ? std::string(reduction.value_or("callable"))
@@ -421,15 +470,22 @@ std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::st
 }
 
 std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
-                                     PatternRef pattern_ref, std::span<const std::int64_t> shape,
+                                     const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
                                      const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const std::string_view reduction_key =
       operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
   const PlanKeyView key{operation, reduction_key, pattern, shape, lengths.entries()};
-  if (auto hit = plan_cache().find(key)) return *hit;
+  const std::uint64_t generation = plan_cache_generation.load(std::memory_order_acquire);
+  RecentPlans& recent = recent_plans();
+  if (auto plan = recent.find(key, generation)) return plan;
+  if (auto hit = plan_cache().find(key)) {
+    recent.remember(key, generation, *hit);
+    return *hit;
+  }
   std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern_ref, shape, lengths);
   if (pattern.size() > kMaxCachedPatternBytes) return plan;  // keeps the cache's bytes bounded
+  recent.remember(key, generation, plan);
   plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
                               Shape(shape.begin(), shape.end()),
                               std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
@@ -516,7 +572,10 @@ std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t
 
 std::size_t plan_cache_size() { return plan_cache().size(); }
 std::size_t plan_cache_capacity() { return plan_cache().capacity(); }
-void clear_plan_cache() { plan_cache().clear(); }
+void clear_plan_cache() {
+  plan_cache_generation.fetch_add(1, std::memory_order_acq_rel);
+  plan_cache().clear();
+}
 
 }  // namespace detail
 }  // namespace einops

@@ -62,16 +62,16 @@ struct TensorRef {
   std::int64_t size() const { return element_count(shape); }
 };
 
-AnyTensor rearrange(TensorRef x, PatternRef pattern, const AxisLengths& lengths);
-AnyTensor rearrange(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths);
-AnyTensor repeat(TensorRef x, PatternRef pattern, const AxisLengths& lengths);
-AnyTensor repeat(std::span<const AnyTensor> xs, PatternRef pattern, const AxisLengths& lengths);
-AnyTensor reduce(TensorRef x, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths);
-AnyTensor reduce(std::span<const AnyTensor> xs, PatternRef pattern, std::string_view reduction,
+AnyTensor rearrange(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
+AnyTensor rearrange(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
+AnyTensor repeat(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
+AnyTensor repeat(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
+AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths);
+AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::string_view reduction,
                  const AxisLengths& lengths);
-void rearrange_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths);
-void repeat_into(TensorRef x, TensorRef out, PatternRef pattern, const AxisLengths& lengths);
-void reduce_into(TensorRef x, TensorRef out, PatternRef pattern, std::string_view reduction, const AxisLengths& lengths);
+void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
+void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
+void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths);
 
 /// Throws EinopsError naming the call when the result of `plan` (elements of `element_size`
 /// bytes) would exceed the allocation limit (limits.hpp); called before allocating it.
@@ -153,18 +153,18 @@ using result_of_t = typename detail::input_traits<X>::result;
 
 /// einops.rearrange. The result shares the input's memory whenever no element has to move.
 template <TensorInput X>
-result_of_t<X> rearrange(const X& x, rearrange_pattern<no_axis_lengths> pattern) {
+result_of_t<X> rearrange(const X& x, const rearrange_pattern<no_axis_lengths>& pattern) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), {}); }));
 }
 template <TensorInput X>
-result_of_t<X> rearrange(const X& x, rearrange_pattern<> pattern, const AxisLengths& lengths) {
+result_of_t<X> rearrange(const X& x, const rearrange_pattern<>& pattern, const AxisLengths& lengths) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), lengths); }));
 }
 template <TensorInput X, fixed_string... Names>
   requires(sizeof...(Names) > 0)
-result_of_t<X> rearrange(const X& x, std::type_identity_t<rearrange_pattern<axis_length<Names>...>> pattern,
+result_of_t<X> rearrange(const X& x, const std::type_identity_t<rearrange_pattern<axis_length<Names>...>>& pattern,
                          axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::input_traits<X>::typed(
@@ -175,18 +175,18 @@ result_of_t<X> rearrange(const X& x, std::type_identity_t<rearrange_pattern<axis
 
 /// einops.repeat: new axes (their lengths given), tiling and upsampling.
 template <TensorInput X>
-result_of_t<X> repeat(const X& x, repeat_pattern<no_axis_lengths> pattern) {
+result_of_t<X> repeat(const X& x, const repeat_pattern<no_axis_lengths>& pattern) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), {}); }));
 }
 template <TensorInput X>
-result_of_t<X> repeat(const X& x, repeat_pattern<> pattern, const AxisLengths& lengths) {
+result_of_t<X> repeat(const X& x, const repeat_pattern<>& pattern, const AxisLengths& lengths) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), lengths); }));
 }
 template <TensorInput X, fixed_string... Names>
   requires(sizeof...(Names) > 0)
-result_of_t<X> repeat(const X& x, std::type_identity_t<repeat_pattern<axis_length<Names>...>> pattern,
+result_of_t<X> repeat(const X& x, const std::type_identity_t<repeat_pattern<axis_length<Names>...>>& pattern,
                       axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::input_traits<X>::typed(
@@ -200,16 +200,16 @@ result_of_t<X> repeat(const X& x, std::type_identity_t<repeat_pattern<axis_lengt
 /// unsigned), min/max/mean keep the dtype, and nothing reduced keeps it too. `.as<T>()` (or
 /// assigning to a Tensor<T>) types it.
 template <TensorInput X>
-AnyTensor reduce(const X& x, reduce_pattern<no_axis_lengths> pattern, ReductionName reduction) {
+AnyTensor reduce(const X& x, const reduce_pattern<no_axis_lengths>& pattern, ReductionName reduction) {
   return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, {}); });
 }
 template <TensorInput X>
-AnyTensor reduce(const X& x, reduce_pattern<> pattern, ReductionName reduction, const AxisLengths& lengths) {
+AnyTensor reduce(const X& x, const reduce_pattern<>& pattern, ReductionName reduction, const AxisLengths& lengths) {
   return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, lengths); });
 }
 template <TensorInput X, fixed_string... Names>
   requires(sizeof...(Names) > 0)
-AnyTensor reduce(const X& x, std::type_identity_t<reduce_pattern<axis_length<Names>...>> pattern,
+AnyTensor reduce(const X& x, const std::type_identity_t<reduce_pattern<axis_length<Names>...>>& pattern,
                  ReductionName reduction, axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, given); });
@@ -273,12 +273,12 @@ concept typed_input = requires(const X& x) { TensorView<typename X::value_type>(
 /// each group holds a single element.
 template <detail::typed_input X, class F>
   requires std::invocable<F&, std::span<const std::remove_const_t<typename X::value_type>>>
-auto reduce(const X& x, reduce_pattern<no_axis_lengths> pattern, F&& f) {
+auto reduce(const X& x, const reduce_pattern<no_axis_lengths>& pattern, F&& f) {
   return detail::reduce_with(TensorView<typename X::value_type>(x), pattern.ref(), f, {});
 }
 template <detail::typed_input X, class F>
   requires std::invocable<F&, std::span<const std::remove_const_t<typename X::value_type>>>
-auto reduce(const X& x, reduce_pattern<> pattern, F&& f, const AxisLengths& lengths) {
+auto reduce(const X& x, const reduce_pattern<>& pattern, F&& f, const AxisLengths& lengths) {
   return detail::reduce_with(TensorView<typename X::value_type>(x), pattern.ref(), f, lengths);
 }
 
@@ -287,17 +287,17 @@ auto reduce(const X& x, reduce_pattern<> pattern, F&& f, const AxisLengths& leng
 /// The operations writing into `out` (no allocation): `out` must have the result's shape and
 /// dtype, may have any strides, and must not overlap `x`.
 template <TensorInput X, TensorInput Out>
-void rearrange_into(const X& x, const Out& out, rearrange_pattern<> pattern, const AxisLengths& lengths = {}) {
+void rearrange_into(const X& x, const Out& out, const rearrange_pattern<>& pattern, const AxisLengths& lengths = {}) {
   detail::rearrange_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
                          lengths);
 }
 template <TensorInput X, TensorInput Out>
-void repeat_into(const X& x, const Out& out, repeat_pattern<> pattern, const AxisLengths& lengths = {}) {
+void repeat_into(const X& x, const Out& out, const repeat_pattern<>& pattern, const AxisLengths& lengths = {}) {
   detail::repeat_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
                       lengths);
 }
 template <TensorInput X, TensorInput Out>
-void reduce_into(const X& x, const Out& out, reduce_pattern<> pattern, ReductionName reduction,
+void reduce_into(const X& x, const Out& out, const reduce_pattern<>& pattern, ReductionName reduction,
                  const AxisLengths& lengths = {}) {
   detail::reduce_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(),
                       reduction.name, lengths);

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "einops/detail/kernels.hpp"
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
 #include "einops/pattern.hpp"
@@ -73,6 +74,8 @@ struct Plan {
 
   /// The merged walk for a row-major contiguous input written to a row-major output.
   detail::Walk contiguous_walk;
+  /// Its copy schedules, made on first use per element size.
+  detail::CopySchedules contiguous_schedules;
 
   bool has_added_axes() const {
     for (int source : output_axis_source)
@@ -86,12 +89,12 @@ struct Plan {
 /// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
 /// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
 std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
-                                      PatternRef pattern, std::span<const std::int64_t> shape,
+                                      const PatternRef& pattern, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths);
 
 /// The cached version: the same plan object for the same full key.
 std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
-                                     PatternRef pattern, std::span<const std::int64_t> shape,
+                                     const PatternRef& pattern, std::span<const std::int64_t> shape,
                                      const AxisLengths& lengths);
 
 /// Parses and checks a reduction name ("min", ..., "all"; "rearrange" and "repeat" mean none).

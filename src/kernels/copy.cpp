@@ -37,6 +37,30 @@ std::shared_ptr<const CopySchedule> schedule_for(const Walk& walk, std::size_t e
 
 }  // namespace
 
+namespace {
+constexpr std::size_t slot_of(std::size_t element_size) {
+  return element_size == 1 ? 0 : element_size == 2 ? 1 : element_size == 4 ? 2 : 3;
+}
+}  // namespace
+
+CopySchedules::~CopySchedules() {
+  for (auto& slot : slots_) delete slot.load(std::memory_order_relaxed);
+}
+
+const CopySchedule& CopySchedules::get(const Walk& walk, std::size_t element_size) const {
+  std::atomic<const CopySchedule*>& slot = slots_[slot_of(element_size)];
+  if (const CopySchedule* known = slot.load(std::memory_order_acquire)) return *known;
+  auto made = std::make_unique<const CopySchedule>(make_copy_schedule(walk, element_size));
+  const CopySchedule* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel)) return *made.release();
+  return *expected;  // another thread published the same schedule first
+}
+
+void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk,
+                  const CopySchedules& schedules) {
+  execute_copy(schedules.get(walk, element_size), in, out);
+}
+
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk) {
   const std::shared_ptr<const CopySchedule> schedule = schedule_for(walk, element_size);
   execute_copy(*schedule, in, out);

@@ -119,6 +119,18 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     s.block_batch = std::min(extent, (kBatchMinElements * 4 + tile - 1) / tile);
   }
   s.stream = s.total * es >= kStreamMinBytes;
+
+  const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
+  std::int64_t outer_count = 1;
+  for (int i = 0; i < loops; ++i) outer_count *= s.outer[i].extent;
+  const std::int64_t batch_extent = s.batched ? s.outer[s.outer_rank - 1].extent : 1;
+  s.batch_blocks = (batch_extent + s.block_batch - 1) / s.block_batch;
+  s.row_blocks = (s.rows + s.block_rows - 1) / s.block_rows;
+  s.col_blocks = (s.cols + s.block_cols - 1) / s.block_cols;
+  s.items = outer_count * s.batch_blocks * s.row_blocks * s.col_blocks;
+  // Chunks of about 256 KiB: fixed by the problem, never by the thread count.
+  const std::int64_t item_bytes = s.block_rows * s.block_cols * s.unit * s.block_batch * es;
+  s.chunk_items = std::max<std::int64_t>(1, (std::int64_t{256} << 10) / item_bytes);
   return s;
 }
 

@@ -61,6 +61,14 @@ struct CopySchedule {
   std::int64_t group_rows = 1;
   std::int64_t group_cols = 1;
   bool stream = false;        // non-temporal stores (output larger than the caches)
+
+  // Work items (outer index, batch block, row block, column block) and the items per chunk of
+  // threading: derived from the above once, so that a call divides nothing.
+  std::int64_t batch_blocks = 1;
+  std::int64_t row_blocks = 1;
+  std::int64_t col_blocks = 1;
+  std::int64_t items = 0;
+  std::int64_t chunk_items = 1;
 };
 
 /// Builds the schedule of a copy over `walk` (merged or not) for elements of `element_size` bytes.

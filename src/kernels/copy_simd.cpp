@@ -332,36 +332,37 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     case TileKernel::fill: kernel = &FillTile<Word>; break;
   }
   const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
-  std::int64_t outer_count = 1;
-  for (int i = 0; i < loops; ++i) outer_count *= s.outer[i].extent;
   const Loop batch_loop = s.batched ? s.outer[s.outer_rank - 1] : Loop{};
-  const std::int64_t batch_blocks = (batch_loop.extent + s.block_batch - 1) / s.block_batch;
-  const std::int64_t row_blocks = (s.rows + s.block_rows - 1) / s.block_rows;
-  const std::int64_t col_blocks = (s.cols + s.block_cols - 1) / s.block_cols;
-  const std::int64_t items = outer_count * batch_blocks * row_blocks * col_blocks;
-  const std::int64_t item_elements = s.block_rows * s.block_cols * s.unit * s.block_batch;
+  const std::int64_t batch_blocks = s.batch_blocks, row_blocks = s.row_blocks, col_blocks = s.col_blocks;
   const auto bytes = static_cast<std::int64_t>(sizeof(Word)) * s.total;
-  // Chunks of about 256 KiB: fixed by the problem, never by the thread count.
-  const std::int64_t chunk = std::max<std::int64_t>(1, (std::int64_t{256} << 10) / (item_elements * static_cast<std::int64_t>(sizeof(Word))));
 
-  parallel_for(items, chunk, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(s.items, s.chunk_items, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
     std::int64_t row_in[kMaxBlockRows];
     for (std::int64_t item = begin; item < end; ++item) {
-      // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups.
+      // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups. Each
+      // division is skipped when its divisor is 1: a tiny copy is one item, and ten 64-bit
+      // divisions would cost more than its kernel.
       const std::int64_t tile_blocks = row_blocks * col_blocks;
-      std::int64_t rest = item / tile_blocks;
-      std::int64_t k = item % tile_blocks;
-      const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
-      const std::int64_t band = k / group_band;
-      k -= band * group_band;
-      const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
-      const std::int64_t group = k / (band_rows * s.group_cols);
-      k -= group * band_rows * s.group_cols;
-      const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
-      const std::int64_t rb = band * s.group_rows + k / group_width;
-      const std::int64_t cb = group * s.group_cols + k % group_width;
-      const std::int64_t bb = rest % batch_blocks;
-      rest /= batch_blocks;
+      std::int64_t rest = item;
+      std::int64_t rb = 0, cb = 0;
+      if (tile_blocks > 1) {
+        rest = item / tile_blocks;
+        std::int64_t k = item % tile_blocks;
+        const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
+        const std::int64_t band = k / group_band;
+        k -= band * group_band;
+        const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
+        const std::int64_t group = k / (band_rows * s.group_cols);
+        k -= group * band_rows * s.group_cols;
+        const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
+        rb = band * s.group_rows + k / group_width;
+        cb = group * s.group_cols + k % group_width;
+      }
+      std::int64_t bb = 0;
+      if (batch_blocks > 1) {
+        bb = rest % batch_blocks;
+        rest /= batch_blocks;
+      }
       std::int64_t in_offset = 0, out_offset = 0;
       for (int i = loops - 1; i >= 0; --i) {
         const std::int64_t index = rest % s.outer[i].extent;
@@ -381,8 +382,8 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
       std::int64_t offset = 0;
       std::int64_t q = r0;
       for (int i = 0; i < s.row_rank; ++i) {
-        index[i] = q % s.row_loops[i].extent;
-        q /= s.row_loops[i].extent;
+        index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
+        q = q == 0 ? 0 : q / s.row_loops[i].extent;
         offset += index[i] * s.row_loops[i].in_stride;
       }
       for (std::int64_t r = 0; r < rows; ++r) {

@@ -120,6 +120,7 @@ Pool& pool() {
 void parallel_for(std::int64_t count, std::int64_t chunk, bool use_threads, ChunkBody body) {
   if (count <= 0) return;
   chunk = std::max<std::int64_t>(chunk, 1);
+  if (count <= chunk) return body(0, count);  // one chunk (every small call): no pool, no division
   const std::int64_t chunks = (count + chunk - 1) / chunk;
   const int threads = static_cast<int>(std::min<std::int64_t>(get_num_threads(), chunks));
   if (use_threads && threads > 1 && !inside_pool_worker) {

@@ -64,6 +64,35 @@ TEST(PlanCache, EveryKeyPartMatters) {
   EXPECT_EQ(as_repeat->operation, Operation::repeat);
 }
 
+TEST(PlanCache, ThreadsRecentPlansFollowTheWholeKeyAndClear) {
+  einops::detail::clear_plan_cache();
+  // Same length, different text: the per-thread memo compares bytes, not only sizes.
+  const auto ab = rearrange_plan("a b -> b a", {2, 3});
+  const auto ba = rearrange_plan("b a -> a b", {2, 3});
+  EXPECT_NE(ab.get(), ba.get());
+  for (int round = 0; round < 3; ++round) {  // alternating keys, more of them than the memo holds
+    for (std::int64_t n = 1; n <= 6; ++n) EXPECT_EQ(rearrange_plan("a b -> b a", {n, 3})->output_shape, (Shape{3, n}));
+    EXPECT_EQ(rearrange_plan("a b -> b a", {2, 3}).get(), ab.get());
+    EXPECT_EQ(rearrange_plan("b a -> a b", {2, 3}).get(), ba.get());
+  }
+  einops::detail::clear_plan_cache();  // also forgets what each thread used last
+  EXPECT_NE(rearrange_plan("a b -> b a", {2, 3}).get(), ab.get());
+}
+
+TEST(PlanCache, CopySchedulesAreMadeOncePerElementSize) {
+  const auto plan = rearrange_plan("a b c -> c a b", {8, 16, 32});
+  const einops::detail::CopySchedule* first = &plan->contiguous_schedules.get(plan->contiguous_walk, 4);
+  EXPECT_EQ(&plan->contiguous_schedules.get(plan->contiguous_walk, 4), first);
+  EXPECT_NE(&plan->contiguous_schedules.get(plan->contiguous_walk, 2), first);
+  const auto fresh = einops::make_plan(Operation::rearrange, std::nullopt, "a b c -> c a b", Shape{8, 16, 32}, {});
+  std::vector<const einops::detail::CopySchedule*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < seen.size(); ++t)
+    threads.emplace_back([&, t] { seen[t] = &fresh->contiguous_schedules.get(fresh->contiguous_walk, 8); });
+  for (auto& thread : threads) thread.join();
+  for (const auto* schedule : seen) EXPECT_EQ(schedule, seen.front());  // one published, the others dropped
+}
+
 TEST(PlanCache, ErrorsAreNotCached) {
   einops::detail::clear_plan_cache();
   const std::size_t before = einops::detail::plan_cache_size();

@@ -45,6 +45,26 @@ TEST(LiteralPatterns, CompactFormExpandsToTheParsedPattern) {
   EXPECT_EQ(literal.ref().compact->expand(text), parsed.value);
 }
 
+// Every shape of group the compact form encodes: bare axes, brackets, unit and empty groups,
+// anonymous axes bare and bracketed, ellipsis bare and bracketed.
+template <class Pattern>
+void expect_expands_to_parse(const Pattern& literal, std::string_view text) {
+  ASSERT_TRUE(literal.is_compiled()) << text;
+  const auto parsed = einops::parse_arrow_pattern(text);
+  ASSERT_TRUE(parsed.ok()) << text;
+  EXPECT_EQ(literal.ref().compact->expand(text), parsed.value) << text;
+}
+
+TEST(LiteralPatterns, CompactFormCoversEveryGroupKind) {
+  expect_expands_to_parse(einops::rearrange_pattern<>("b c (h h2) (w w2) -> b (c h2 w2) h w"),
+                          "b c (h h2) (w w2) -> b (c h2 w2) h w");
+  expect_expands_to_parse(einops::repeat_pattern<>("h w -> (h 2) 3 (w 2) 1 ()"), "h w -> (h 2) 3 (w 2) 1 ()");
+  expect_expands_to_parse(einops::reduce_pattern<>("...  b -> (...) b 1"), "...  b -> (...) b 1");
+  expect_expands_to_parse(einops::rearrange_pattern<>("() a1 (b1 1) -> a1 b1"), "() a1 (b1 1) -> a1 b1");
+  // The form stays small: it is built on every call's stack.
+  static_assert(sizeof(einops::rearrange_pattern<>) <= 160);
+}
+
 TEST(LiteralPatterns, SameResultsAsRunTimeStrings) {
   const auto x = einops::Tensor<float>::arange({2, 3, 4, 6});
   const auto literal = einops::rearrange(x, "b c h (w w2) -> b (c w2) h w", {{"w2", 2}});

@@ -1,8 +1,10 @@
 // A parsed arrow pattern in a small fixed-size form, filled during compilation for a literal and
 // turned back into an ArrowPattern at run time without parsing (on a plan-cache miss only).
 //
-// Tokens reference the literal's text by offset, so the form stays a few hundred bytes: it
-// travels inside the pattern argument of every call.
+// It travels by value inside the pattern argument of every call, so it is kept to 4-byte tokens
+// that reference the literal's text: an axis token that is a group of its own carries a flag
+// instead of a group token of its own. A pattern that does not fit (more than kCapacity tokens,
+// offsets past 64 KiB, names over 255 bytes) leaves the form empty and takes the run-time path.
 #pragma once
 
 #include <array>
@@ -16,13 +18,16 @@ namespace einops::detail {
 
 class CompactPattern {
  public:
-  static constexpr std::size_t kCapacity = 48;  // tokens: groups + axes + one side break
+  static constexpr std::size_t kCapacity = 32;  // tokens: axes, brackets, unit groups, one side break
 
   /// Records `pattern` (parsed from `text`); leaves the form empty when it does not fit.
   constexpr void record(const ArrowPattern& pattern) {
     count_ = 0;
     fits_ = record_side(pattern.left) && push(Kind::side_break, pattern.arrow_position, 2) && record_side(pattern.right);
     if (!fits_) count_ = 0;
+    // Unused tokens get a non-zero filler: GCC writes a mostly-zero constant with `rep stos`,
+    // whose start-up cost (~30 cycles) was a tenth of a tiny call; a filler becomes plain stores.
+    for (std::size_t i = count_; i < kCapacity; ++i) tokens_[i] = Token{0xFFFF, 0xFF, 0xFF};
   }
 
   constexpr bool fits() const { return fits_; }
@@ -35,20 +40,21 @@ class CompactPattern {
     Group* group = nullptr;
     for (std::size_t i = 0; i < count_; ++i) {
       const Token& token = tokens_[i];
+      const auto kind = static_cast<Kind>(token.kind & kKindMask);
+      if (kind == Kind::side_break) {
+        pattern.arrow_position = token.offset;
+        side = &pattern.right;
+        group = nullptr;
+        continue;
+      }
+      if (kind == Kind::bracket || kind == Kind::unit_group || (token.kind & kOwnGroup) != 0) {
+        group = &side->groups.emplace_back();
+        group->parenthesized = kind == Kind::bracket;
+        group->position = token.offset;
+        if (kind == Kind::bracket || kind == Kind::unit_group) continue;
+      }
       const std::string_view piece = text.substr(token.offset, token.length);
-      switch (token.kind) {
-        case Kind::side_break:
-          pattern.arrow_position = token.offset;
-          side = &pattern.right;
-          group = nullptr;
-          break;
-        case Kind::group_bare:
-        case Kind::group_parenthesized:
-          side->groups.emplace_back();
-          group = &side->groups.back();
-          group->parenthesized = token.kind == Kind::group_parenthesized;
-          group->position = token.offset;
-          break;
+      switch (kind) {
         case Kind::named:
           group->axes.push_back(Axis{AxisKind::named, std::string(piece), 0, token.offset});
           break;
@@ -64,33 +70,46 @@ class CompactPattern {
           side->ellipsis_parenthesized = group->parenthesized;
           group->axes.push_back(Axis{AxisKind::ellipsis, "...", 0, token.offset});
           break;
+        default:
+          break;
       }
     }
     return pattern;
   }
 
  private:
-  enum class Kind : std::uint8_t { side_break, group_bare, group_parenthesized, named, anonymous, ellipsis };
+  enum class Kind : std::uint8_t { side_break, bracket, unit_group, named, anonymous, ellipsis };
+  static constexpr std::uint8_t kKindMask = 0x7F;
+  static constexpr std::uint8_t kOwnGroup = 0x80;  // an axis that is a bare group of its own
   struct Token {
     std::uint16_t offset = 0;
-    std::uint16_t length = 0;
-    Kind kind = Kind::side_break;
+    std::uint8_t length = 0;
+    std::uint8_t kind = 0;  // a Kind, | kOwnGroup
   };
 
-  constexpr bool push(Kind kind, std::size_t offset, std::size_t length) {
-    if (count_ == kCapacity || offset > 0xFFFF || length > 0xFFFF) return false;
-    tokens_[count_++] = Token{static_cast<std::uint16_t>(offset), static_cast<std::uint16_t>(length), kind};
+  constexpr bool push(Kind kind, std::size_t offset, std::size_t length, bool own_group = false) {
+    if (count_ == kCapacity || offset > 0xFFFF || length > 0xFF) return false;
+    tokens_[count_++] = Token{static_cast<std::uint16_t>(offset), static_cast<std::uint8_t>(length),
+                              static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | (own_group ? kOwnGroup : 0))};
     return true;
   }
 
   constexpr bool record_side(const Expression& side) {
     for (const Group& group : side.groups) {
-      if (!push(group.parenthesized ? Kind::group_parenthesized : Kind::group_bare, group.position, 0)) return false;
+      // A bare group holds one axis at its own position, or none (a unit axis `1`).
+      if (group.parenthesized) {
+        if (!push(Kind::bracket, group.position, 0)) return false;
+      } else if (group.axes.empty()) {
+        if (!push(Kind::unit_group, group.position, 0)) return false;
+        continue;
+      }
       for (const Axis& axis : group.axes) {
         const Kind kind = axis.kind == AxisKind::named       ? Kind::named
                           : axis.kind == AxisKind::anonymous ? Kind::anonymous
                                                              : Kind::ellipsis;
-        if (!push(kind, axis.position, axis.kind == AxisKind::ellipsis ? 3 : axis.name.size())) return false;
+        const bool own_group = !group.parenthesized;
+        if (own_group && (group.axes.size() != 1 || group.position != axis.position)) return false;
+        if (!push(kind, axis.position, axis.kind == AxisKind::ellipsis ? 3 : axis.name.size(), own_group)) return false;
       }
     }
     return true;

@@ -2,6 +2,8 @@
 // patterns. Definitions live in src/kernels/.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -12,9 +14,31 @@
 
 namespace einops::detail {
 
+struct CopySchedule;  // how a copy runs: tiles, blocks, kernel (src/kernels/copy_schedule.hpp)
+
+/// The copy schedules of one walk, made on first use for each element size and kept as long as
+/// the walk (a Plan keeps one for its contiguous walk), so that a call schedules nothing.
+/// Thread-safe; a copy of it starts empty (the schedules are derived data).
+class CopySchedules {
+ public:
+  CopySchedules() = default;
+  CopySchedules(const CopySchedules&) {}
+  CopySchedules& operator=(const CopySchedules&) { return *this; }
+  ~CopySchedules();
+
+  /// The schedule of `walk` (always the same walk for one object) for `element_size` bytes.
+  const CopySchedule& get(const Walk& walk, std::size_t element_size) const;
+
+ private:
+  mutable std::array<std::atomic<const CopySchedule*>, 4> slots_{};  // element sizes 1, 2, 4, 8
+};
+
 /// out[walk] = in[walk]: permuted copy, and broadcast copy where an input stride is 0.
 /// Elements are moved as opaque words of `element_size` bytes (1, 2, 4 or 8).
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk);
+/// The same for a walk whose schedules `schedules` keeps.
+void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk,
+                  const CopySchedules& schedules);
 
 /// out[o] = reduction over the reduced dimensions of in[o, ...]. `out` holds
 /// reduction_result_dtype(reduction, in_type). Mean of a non-floating type is refused by the caller.

@@ -159,6 +159,20 @@ AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::
   return reduce(stack(xs, reduction, pattern.text, lengths), pattern, reduction, lengths);
 }
 
+AnyTensor contiguous(const TensorRef& x) {
+  Shape shape(x.shape.begin(), x.shape.end());
+  if (x.is_contiguous())
+    return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, std::move(shape),
+                     Shape(x.strides.begin(), x.strides.end()));
+  AnyTensor out = new_result(x.dtype, shape);
+  const Shape out_strides = row_major_strides(shape);
+  Walk walk;
+  for (std::size_t d = 0; d < shape.size(); ++d) walk.push_output(shape[d], x.strides[d], out_strides[d]);
+  walk.merge();
+  copy_strided(dtype_size(x.dtype), x.data, out.data(), walk);
+  return out;
+}
+
 void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths) {
   apply_into(*get_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "rearrange");
 }

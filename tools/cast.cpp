@@ -4,7 +4,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "contiguous.hpp"
+#include "einops/ops.hpp"
 
 namespace einops::tool {
 namespace {
@@ -43,7 +43,7 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 
 AnyTensor cast(const AnyTensor& x, DType target) {
   if (x.dtype() == target) return x;
-  const AnyTensor source = contiguous(x);
+  const AnyTensor source = einops::contiguous(x);
   AnyTensor out(target, Shape(x.shape().begin(), x.shape().end()));
   const auto count = static_cast<std::size_t>(x.size());
   visit_dtype(x.dtype(), [&](auto from_zero) {

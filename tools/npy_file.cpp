@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "atomic_file.hpp"
-#include "contiguous.hpp"
+#include "einops/ops.hpp"
 #include "tool_errors.hpp"
 #include "mapped_file.hpp"
 #include "npy_format.hpp"
@@ -83,7 +83,7 @@ void save_npy(const std::string& path, const AnyTensor& x) {
   bool fortran = false;
   if (!x.is_contiguous()) {
     fortran = x.rank() > 1 && is_column_major_contiguous(x);
-    if (!fortran) source = contiguous(x);
+    if (!fortran) source = einops::contiguous(x);
   }
   const std::string header = format_npy_header(source.dtype(), fortran, source.shape());
   AtomicFile out(path);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "atomic_file.hpp"
-#include "contiguous.hpp"
+#include "einops/ops.hpp"
 #include "tool_errors.hpp"
 #include "mapped_file.hpp"
 
@@ -37,7 +37,7 @@ std::uint32_t format_for(int channels) {
 
 /// The row-major pixels of `x` as bytes, or the reason they do not fit in [0, 255].
 std::vector<unsigned char> to_bytes(const AnyTensor& x, std::string& problem) {
-  const AnyTensor pixels = contiguous(x);
+  const AnyTensor pixels = einops::contiguous(x);
   const auto count = static_cast<std::size_t>(pixels.size());
   std::vector<unsigned char> bytes(count);
   visit_dtype(x.dtype(), [&](auto zero) {

@@ -1,5 +1,6 @@
 #include "cases.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace bench {

@@ -98,7 +98,8 @@ def main():
             "| group | rows | min % ref. | geo. mean % ref. | geo. mean x LibTorch | geo. mean x Eigen |",
             "|---|---|---|---|---|---|", *summary, "",
             "Allocating forms (milliseconds per call, float32): einops into a preallocated output, "
-            "`y = rearrange(x, ...)` with the buffer cache (the default) and without it, LibTorch "
+            "`y = contiguous(rearrange(x, ...))` (a permutation alone returns a view) with the buffer cache "
+            "(the default) and without it, LibTorch "
             "`out.copy_(x.permute(...))` and `x.permute(...).contiguous()`.", "",
             "| case | threads | einops into | einops allocating | allocating, no cache | LibTorch copy_ | "
             "LibTorch contiguous() |",

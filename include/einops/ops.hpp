@@ -11,7 +11,6 @@
 
 #include <concepts>
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -72,6 +71,7 @@ AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::
 void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
 void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
 void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths);
+AnyTensor contiguous(const TensorRef& x);
 
 /// Throws EinopsError naming the call when the result of `plan` (elements of `element_size`
 /// bytes) would exceed the allocation limit (limits.hpp); called before allocating it.
@@ -280,6 +280,16 @@ template <detail::typed_input X, class F>
   requires std::invocable<F&, std::span<const std::remove_const_t<typename X::value_type>>>
 auto reduce(const X& x, const reduce_pattern<>& pattern, F&& f, const AxisLengths& lengths) {
   return detail::reduce_with(TensorView<typename X::value_type>(x), pattern.ref(), f, lengths);
+}
+
+// ---- contiguous ----------------------------------------------------------------------------------
+
+/// `x` in row-major contiguous memory, as torch's `.contiguous()`: `x` itself (sharing its memory)
+/// when it already is, else a copy. For instance the result of a rearrange that returned a view.
+template <TensorInput X>
+  requires(!detail::list_input<X>)
+result_of_t<X> contiguous(const X& x) {
+  return detail::input_traits<X>::typed(detail::contiguous(detail::input_traits<X>::single(x)));
 }
 
 // ---- writing into a caller-provided tensor ------------------------------------------------------

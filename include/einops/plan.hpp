@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -36,7 +35,15 @@ class AxisLengths {
   AxisLengths() = default;
   AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries);  // out of line: less code per call
   explicit AxisLengths(std::vector<Entry> entries) : entries_(std::move(entries)) {}
-  explicit AxisLengths(const std::map<std::string, std::int64_t>& entries) : entries_(entries.begin(), entries.end()) {}
+  /// From a map of names to lengths (std::map: in name order).
+  template <class Map>
+    requires requires(const Map& map) {
+      std::string(map.begin()->first);
+      std::int64_t{map.begin()->second};
+    }
+  explicit AxisLengths(const Map& entries) {
+    for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
+  }
 
   void add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
   std::span<const Entry> entries() const { return entries_; }

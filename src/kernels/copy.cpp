@@ -2,6 +2,7 @@
 // recast as tiles (copy_schedule.cpp) and run by the SIMD kernels (copy_simd.cpp).
 #include "einops/detail/kernels.hpp"
 
+#include <atomic>
 #include <memory>
 
 #include "copy_schedule.hpp"
@@ -44,11 +45,12 @@ constexpr std::size_t slot_of(std::size_t element_size) {
 }  // namespace
 
 CopySchedules::~CopySchedules() {
-  for (auto& slot : slots_) delete slot.load(std::memory_order_relaxed);
+  for (const CopySchedule* schedule : slots_) delete schedule;
 }
 
 const CopySchedule& CopySchedules::get(const Walk& walk, std::size_t element_size) const {
-  std::atomic<const CopySchedule*>& slot = slots_[slot_of(element_size)];
+  static_assert(std::atomic_ref<const CopySchedule*>::required_alignment <= alignof(const CopySchedule*));
+  std::atomic_ref<const CopySchedule*> slot(slots_[slot_of(element_size)]);
   if (const CopySchedule* known = slot.load(std::memory_order_acquire)) return *known;
   auto made = std::make_unique<const CopySchedule>(make_copy_schedule(walk, element_size));
   const CopySchedule* expected = nullptr;

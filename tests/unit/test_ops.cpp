@@ -122,6 +122,27 @@ TEST(OpsViews, DataMovementCopies) {
   EXPECT_FALSE(einops::reduce(x, "a b -> a", "sum").as<float>().shares_storage_with(x));
 }
 
+TEST(OpsViews, ContiguousCopiesOnlyStridedTensors) {
+  const auto x = Tensor<float>::arange({2, 3, 4});
+  const auto transposed = einops::rearrange(x, "a b c -> c a b");  // a strided view
+  ASSERT_FALSE(transposed.is_contiguous());
+  const Tensor<float> packed = einops::contiguous(transposed);
+  EXPECT_TRUE(packed.is_contiguous());
+  EXPECT_FALSE(packed.shares_storage_with(x));
+  EXPECT_EQ(shape_of(packed.shape()), (Shape{4, 2, 3}));
+  EXPECT_EQ(packed.to_vector(), einops::rearrange(x, "a b c -> (c a b)").to_vector());
+  // Already contiguous: the same memory, no copy.
+  const Tensor<float> same = einops::contiguous(x);
+  EXPECT_EQ(same.data(), x.data());
+  EXPECT_TRUE(same.shares_storage_with(x));
+  // Any dtype, through AnyTensor; rank 0 too.
+  const einops::AnyTensor any = einops::rearrange(einops::AnyTensor(Tensor<std::int8_t>::arange({3, 5})), "a b -> b a");
+  EXPECT_EQ(einops::contiguous(any).as<std::int8_t>().to_vector(),
+            einops::rearrange(Tensor<std::int8_t>::arange({3, 5}), "a b -> (b a)").to_vector());
+  const auto scalar = Tensor<double>::arange({});
+  EXPECT_EQ(einops::contiguous(scalar).to_vector(), scalar.to_vector());
+}
+
 TEST(OpsViews, ViewOfCallerMemoryAliasesIt) {
   auto buffer = iota_buffer(6);
   const TensorView<int> v(buffer.data(), {2, 3});

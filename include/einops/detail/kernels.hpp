@@ -3,7 +3,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -30,7 +29,9 @@ class CopySchedules {
   const CopySchedule& get(const Walk& walk, std::size_t element_size) const;
 
  private:
-  mutable std::array<std::atomic<const CopySchedule*>, 4> slots_{};  // element sizes 1, 2, 4, 8
+  // Element sizes 1, 2, 4, 8; accessed through std::atomic_ref (kernels/copy.cpp), which keeps
+  // <atomic> out of every user's includes.
+  alignas(8) mutable std::array<const CopySchedule*, 4> slots_{};
 };
 
 /// out[walk] = in[walk]: permuted copy, and broadcast copy where an input stride is 0.

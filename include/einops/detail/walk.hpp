@@ -2,9 +2,9 @@
 // reduced extents with their input strides. Fixed capacity, so building one never allocates.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace einops::detail {
 

@@ -361,16 +361,34 @@ struct PlanKeyHash {
   std::size_t operator()(const PlanKey& key) const { return (*this)(key.view()); }
 };
 
-/// Sizes first, then bytes: most keys that differ differ in size, and equal keys are short.
+/// Sizes first, then eight bytes at a time: keys are short, and a call to memcmp cost more than
+/// the comparison itself on a cached call.
 inline bool same_text(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+  if (a.size() != b.size()) return false;
+  std::size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+inline bool same_lengths(std::span<const std::int64_t> a, std::span<const std::int64_t> b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 struct PlanKeyEqual {
   using is_transparent = void;
   bool operator()(const PlanKeyView& a, const PlanKeyView& b) const {
     return a.operation == b.operation && same_text(a.reduction, b.reduction) && same_text(a.pattern, b.pattern) &&
-           std::equal(a.shape.begin(), a.shape.end(), b.shape.begin(), b.shape.end()) &&
+           same_lengths(a.shape, b.shape) &&
            std::equal(a.lengths.begin(), a.lengths.end(), b.lengths.begin(), b.lengths.end());
   }
   bool operator()(const PlanKey& a, const PlanKeyView& b) const { return (*this)(a.view(), b); }
@@ -394,12 +412,15 @@ std::atomic<std::uint64_t> plan_cache_generation{0};
 /// handful of entries per thread, each pattern at most kMaxCachedPatternBytes).
 class RecentPlans {
  public:
-  std::shared_ptr<const Plan> find(const PlanKeyView& key, std::uint64_t generation) const {
+  /// The remembered plan of `key`, or null; the pointer is valid until the next remember().
+  const std::shared_ptr<const Plan>* find(const PlanKeyView& key, std::uint64_t generation) const {
     for (const Entry& entry : entries_)
-      if (entry.plan && entry.generation == generation && PlanKeyEqual{}(entry.key, key)) return entry.plan;
+      if (entry.plan && entry.generation == generation && PlanKeyEqual{}(entry.key, key)) return &entry.plan;
     return nullptr;
   }
-  void remember(const PlanKeyView& key, std::uint64_t generation, std::shared_ptr<const Plan> plan) {
+  /// Remembers `plan` for `key`, evicting the oldest entry; returns the stored pointer.
+  const std::shared_ptr<const Plan>& remember(const PlanKeyView& key, std::uint64_t generation,
+                                              std::shared_ptr<const Plan> plan) {
     Entry& entry = entries_[next_];
     next_ = (next_ + 1) % kEntries;
     entry.generation = generation;
@@ -409,6 +430,12 @@ class RecentPlans {
     entry.key.shape.assign(key.shape.begin(), key.shape.end());
     entry.key.lengths.assign(key.lengths.begin(), key.lengths.end());
     entry.plan = std::move(plan);
+    return entry.plan;
+  }
+  /// Keeps a plan that is not remembered (its pattern is too long to cache) alive until the next call.
+  const std::shared_ptr<const Plan>& hold(std::shared_ptr<const Plan> plan) {
+    uncached_ = std::move(plan);
+    return uncached_;
   }
 
  private:
@@ -420,6 +447,7 @@ class RecentPlans {
   };
   std::array<Entry, kEntries> entries_{};
   std::size_t next_ = 0;
+  std::shared_ptr<const Plan> uncached_;
 };
 
 RecentPlans& recent_plans() {
@@ -453,7 +481,7 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
                     ". Expect one of min, max, sum, mean, prod, any, all (or rearrange, repeat).");
 }
 
-std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
+std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
                                       const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
@@ -469,29 +497,46 @@ std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::st
   return build_plan(effective, named, context, *parsed, shape, lengths);
 }
 
-std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
-                                     const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                     const AxisLengths& lengths) {
+namespace {
+
+/// get_plan's lookup: this thread's recent plans, then the shared cache, then a new plan. The
+/// result lives in this thread's RecentPlans until its next lookup.
+const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                             const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
+                                             const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const std::string_view reduction_key =
       operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
   const PlanKeyView key{operation, reduction_key, pattern, shape, lengths.entries()};
   const std::uint64_t generation = plan_cache_generation.load(std::memory_order_acquire);
   RecentPlans& recent = recent_plans();
-  if (auto plan = recent.find(key, generation)) return plan;
-  if (auto hit = plan_cache().find(key)) {
-    recent.remember(key, generation, *hit);
-    return *hit;
-  }
+  if (const auto* plan = recent.find(key, generation)) return *plan;
+  if (auto hit = plan_cache().find(key)) return recent.remember(key, generation, std::move(*hit));
   std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern_ref, shape, lengths);
-  if (pattern.size() > kMaxCachedPatternBytes) return plan;  // keeps the cache's bytes bounded
-  recent.remember(key, generation, plan);
+  if (pattern.size() > kMaxCachedPatternBytes) return recent.hold(std::move(plan));  // the cache's bytes stay bounded
   plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
                               Shape(shape.begin(), shape.end()),
                               std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
                       plan);
-  return plan;
+  return recent.remember(key, generation, std::move(plan));
 }
+
+}  // namespace
+
+std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                     const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
+                                     const AxisLengths& lengths) {
+  return find_plan(operation, reduction, pattern_ref, shape, lengths);
+}
+
+namespace detail {
+
+const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                        const PatternRef& pattern, std::span<const std::int64_t> shape, const AxisLengths& lengths) {
+  return *find_plan(operation, reduction, pattern, shape, lengths);
+}
+
+}  // namespace detail
 
 namespace detail {
 

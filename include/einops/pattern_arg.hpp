@@ -194,7 +194,7 @@ class arrow_pattern {
 
  private:
   std::string_view text_;
-  detail::CompactPattern compact_{};
+  detail::CompactPattern compact_;  // default-initialised: see CompactPattern::tokens_
 };
 
 /// The pattern argument of pack and unpack (`"b * c"`): a literal is checked by the compiler.

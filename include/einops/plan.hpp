@@ -95,12 +95,12 @@ struct Plan {
 
 /// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
 /// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
-std::shared_ptr<const Plan> make_plan(Operation operation, std::optional<std::string_view> reduction,
+std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
                                       const PatternRef& pattern, std::span<const std::int64_t> shape,
                                       const AxisLengths& lengths);
 
 /// The cached version: the same plan object for the same full key.
-std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::string_view> reduction,
+std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
                                      const PatternRef& pattern, std::span<const std::int64_t> shape,
                                      const AxisLengths& lengths);
 
@@ -109,6 +109,12 @@ std::shared_ptr<const Plan> get_plan(Operation operation, std::optional<std::str
 std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern);
 
 namespace detail {
+
+/// get_plan without the shared ownership (no reference-count traffic on the hot path): the plan
+/// stays valid until this thread's next get_plan or borrow_plan. For calls that look up no other
+/// plan and run no user code while they use it (rearrange, reduce, repeat and their _into forms).
+const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                        const PatternRef& pattern, std::span<const std::int64_t> shape, const AxisLengths& lengths);
 
 /// The walk of `plan` for an input with the given strides (in elements) into an output with the
 /// given strides, with adjacent axes merged. No heap allocation.

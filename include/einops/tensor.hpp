@@ -66,10 +66,9 @@ void check_view_extent(std::span<const std::int64_t> shape, std::span<const std:
                        std::size_t element_size);
 
 inline bool is_row_major_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
-  if (element_count(shape) == 0) return true;
   std::uint64_t step = 1;  // unsigned: a hostile shape may overflow it, never with undefined behaviour
   for (std::size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] != 1 && static_cast<std::uint64_t>(strides[i]) != step) return false;
+    if (shape[i] != 1 && static_cast<std::uint64_t>(strides[i]) != step) return element_count(shape) == 0;
     step *= static_cast<std::uint64_t>(shape[i]);
   }
   return true;

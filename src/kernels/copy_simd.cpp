@@ -248,9 +248,8 @@ void TransposeTile(const Tile<Word>& t) {
 
 // ---- 2 to 4 rows or columns: Highway's interleaved loads and stores -----------------------------
 
-template <class Word, int K>
-void InterleaveTileImpl(const Tile<Word>& t) {
-  const hn::ScalableTag<Word> d;
+template <class Word, int K, class D>
+void InterleaveTileImpl(const Tile<Word>& t, D d) {
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
@@ -276,9 +275,18 @@ void InterleaveTileImpl(const Tile<Word>& t) {
 
 template <class Word>
 void InterleaveTile(const Tile<Word>& t) {
-  if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t);
-  if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t);
-  return InterleaveTileImpl<Word, 4>(t);
+  // Short rows (a tiny tensor, a narrow image) interleave in 128-bit vectors: the full-width
+  // shuffles cost more than they move when a row is only a vector or two long.
+  const hn::ScalableTag<Word> full;
+  if (t.cols < 4 * static_cast<std::int64_t>(hn::Lanes(full))) {
+    const hn::CappedTag<Word, 16 / sizeof(Word)> narrow;
+    if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t, narrow);
+    if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t, narrow);
+    return InterleaveTileImpl<Word, 4>(t, narrow);
+  }
+  if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t, full);
+  if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t, full);
+  return InterleaveTileImpl<Word, 4>(t, full);
 }
 
 template <class Word, int J>
@@ -395,9 +403,12 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
           index[i] = 0;
         }
       }
-      std::int64_t row_step = rows > 1 ? row_in[1] - row_in[0] : 0;
-      for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
-        if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
+      std::int64_t row_step = 0;  // only the deinterleaving kernel reads it
+      if (s.kernel == TileKernel::deinterleave && rows > 1) {
+        row_step = row_in[1] - row_in[0];
+        for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
+          if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
+      }
 
       Tile<Word> tile;
       tile.in = in + in_offset + c0 * s.col_in_stride;

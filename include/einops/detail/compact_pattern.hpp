@@ -82,9 +82,9 @@ class CompactPattern {
   static constexpr std::uint8_t kKindMask = 0x7F;
   static constexpr std::uint8_t kOwnGroup = 0x80;  // an axis that is a bare group of its own
   struct Token {
-    std::uint16_t offset = 0;
-    std::uint8_t length = 0;
-    std::uint8_t kind = 0;  // a Kind, | kOwnGroup
+    std::uint16_t offset;
+    std::uint8_t length;
+    std::uint8_t kind;  // a Kind, | kOwnGroup
   };
 
   constexpr bool push(Kind kind, std::size_t offset, std::size_t length, bool own_group = false) {
@@ -115,7 +115,9 @@ class CompactPattern {
     return true;
   }
 
-  std::array<Token, kCapacity> tokens_{};
+  // Filled by record() (every slot, for a constant); left unwritten for a run-time pattern, which
+  // never reads it: zeroing it cost a run-time call as much as a cache probe.
+  std::array<Token, kCapacity> tokens_;
   std::uint8_t count_ = 0;
   bool fits_ = false;
 };

@@ -74,26 +74,25 @@ void check_mean_dtype(const Plan& plan, const TensorRef& x, const AxisLengths& l
   }
 }
 
-void run_walk(const Plan& plan, const TensorRef& x, const TensorRef& out, const detail::Walk& walk) {
-  const bool moves_only = plan.reduced_axes.empty() || !plan.reduction;
-  if (moves_only && &walk == &plan.contiguous_walk)
-    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk, plan.contiguous_schedules);
-  else if (moves_only)
+bool moves_only(const Plan& plan) { return plan.reduced_axes.empty() || !plan.reduction; }
+
+/// Out of line: a Walk is kilobytes, and the contiguous path should not even zero one.
+[[gnu::noinline]] void run_strided(const Plan& plan, const TensorRef& x, const TensorRef& out) {
+  const detail::Walk walk = detail::make_walk(plan, x.strides, out.strides);
+  if (moves_only(plan))
     detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
   else
     detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
 }
 
-/// Out of line: a Walk is kilobytes, and the contiguous path should not even zero one.
-[[gnu::noinline]] void run_strided(const Plan& plan, const TensorRef& x, const TensorRef& out) {
-  run_walk(plan, x, out, detail::make_walk(plan, x.strides, out.strides));
-}
-
 /// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
 void execute(const Plan& plan, const TensorRef& x, const TensorRef& out) {
-  // The plan's own walk serves contiguous tensors (the common case) without being copied.
-  if (x.is_contiguous() && out.is_contiguous()) return run_walk(plan, x, out, plan.contiguous_walk);
-  run_strided(plan, x, out);
+  if (!x.is_contiguous() || !out.is_contiguous()) return run_strided(plan, x, out);
+  // Contiguous tensors (the common case): the plan's own walk, and its cached copy schedule.
+  if (moves_only(plan))
+    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, plan.contiguous_walk, plan.contiguous_schedules);
+  else
+    detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, plan.contiguous_walk);
 }
 
 }  // namespace

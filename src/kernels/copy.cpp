@@ -36,12 +36,10 @@ std::shared_ptr<const CopySchedule> schedule_for(const Walk& walk, std::size_t e
   return schedule;
 }
 
-}  // namespace
-
-namespace {
 constexpr std::size_t slot_of(std::size_t element_size) {
   return element_size == 1 ? 0 : element_size == 2 ? 1 : element_size == 4 ? 2 : 3;
 }
+
 }  // namespace
 
 CopySchedules::~CopySchedules() {

@@ -3,8 +3,9 @@
 // Assumptions: accumulators are float (double for float64); 16-bit floats are widened exactly;
 // `inner`: the innermost reduced loop has stride 1, U vector accumulators take consecutive
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
-// `outer`: lanes are neighbouring outputs, each reduced step adds one vector per U lanes-group,
-// and every kBlockSteps steps the group's sums join a cascade. min/max track NaN in a mask
+// `outer`: lanes are neighbouring outputs accumulated in an L1 tile; each pass over the tile
+// combines up to kGroupSteps reduced steps in registers (one load/store of the tile per group, a
+// fixed tree per group), and every kBlockSteps steps the tile joins a cascade. min/max track NaN in a mask
 // (x86 min/max would drop it). Tails go through a small identity-filled buffer, never past the
 // end of the input.
 #include <algorithm>
@@ -29,6 +30,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr std::size_t U = 4;                  // independent vector accumulators
 constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
 constexpr std::int64_t kBlockSteps = 16;      // outer: reduced steps per pairwise block
+constexpr std::int64_t kGroupSteps = 4;       // outer: reduced steps combined per pass over a tile
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
 
 /// N lanes of T, widened to the accumulator type.
@@ -188,6 +190,31 @@ void InnerReduce(const FloatReduceCall& call) {
   *static_cast<Acc*>(call.accumulators) = result;
 }
 
+/// outer mode, one pass over a tile: kCount reduced steps (rows) are combined in registers in a
+/// fixed tree, ((x0 + x1) + (x2 + x3)), before the tile's accumulators are loaded and stored once.
+template <int kCount, class T, class DA, class Step>
+HWY_INLINE void AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
+                                hn::Vec<DA> identity) {
+  static_assert(kCount >= 1 && kCount <= kGroupSteps);
+  const auto N = static_cast<std::int64_t>(hn::Lanes(da));
+  const auto combined = [&](std::int64_t i, auto load) {
+    if constexpr (kCount == 1) return load(rows[0] + i);
+    if constexpr (kCount == 2) return step(load(rows[0] + i), load(rows[1] + i));
+    if constexpr (kCount == 3) return step(step(load(rows[0] + i), load(rows[1] + i)), load(rows[2] + i));
+    if constexpr (kCount == 4)
+      return step(step(load(rows[0] + i), load(rows[1] + i)), step(load(rows[2] + i), load(rows[3] + i)));
+  };
+  const std::int64_t full = width / N * N;
+  std::int64_t i = 0;
+  for (; i < full; i += N)
+    hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadWide(da, p); })), da, acc + i);
+  if (i < width) {
+    const std::int64_t rest = width - i;
+    hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
+               da, acc + i);
+  }
+}
+
 /// outer mode: `lanes` neighbouring outputs, contiguous in the input. Tiles of kOuterTile lanes
 /// accumulate in an L1 buffer while the reduced loops advance, so every step reads one long
 /// contiguous stretch (prefetch-friendly) instead of many short ones.
@@ -223,19 +250,34 @@ void OuterReduce(const FloatReduceCall& call) {
   };
   for (std::int64_t first = 0; first < call.lanes; first += kOuterTile) {
     const std::int64_t width = std::min(kOuterTile, call.lanes - first);
-    const std::int64_t full = width / N * N;
     for (std::int64_t i = 0; i < width; i += N) hn::StoreU(identity, da, acc + i);
     occupied = 0;
     std::int64_t steps_in_block = 0;
     std::int64_t index[kMaxRank] = {};
     std::int64_t offset = 0;
-    for (;;) {
-      const T* p = base + offset + first;
-      std::int64_t i = 0;
-      for (; i < full; i += N) hn::StoreU(step(hn::LoadU(da, acc + i), LoadWide(da, p + i)), da, acc + i);
-      if (i < width) hn::StoreU(step(hn::LoadU(da, acc + i), LoadTail(da, p + i, width - i, identity)), da, acc + i);
+    for (std::int64_t remaining = reduced; remaining > 0;) {
+      std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
+      if constexpr (Op::kPairwise) group = std::min(group, kBlockSteps - steps_in_block);
+      const T* rows[kGroupSteps];
+      for (std::int64_t g = 0; g < group; ++g) {
+        rows[g] = base + offset + first;
+        for (int d = rank - 1; d >= 0; --d) {  // next step: an odometer over the reduced loops
+          offset += loops[d].in_stride;
+          if (++index[d] < loops[d].extent) break;
+          offset -= loops[d].in_stride * loops[d].extent;
+          index[d] = 0;
+        }
+      }
+      switch (group) {
+        case 1: AccumulateSteps<1, T>(da, step, rows, acc, width, identity); break;
+        case 2: AccumulateSteps<2, T>(da, step, rows, acc, width, identity); break;
+        case 3: AccumulateSteps<3, T>(da, step, rows, acc, width, identity); break;
+        default: AccumulateSteps<4, T>(da, step, rows, acc, width, identity); break;
+      }
+      remaining -= group;
       if constexpr (Op::kPairwise) {
-        if (++steps_in_block == kBlockSteps) {  // push the tile into the cascade, a binary counter
+        steps_in_block += group;
+        if (steps_in_block == kBlockSteps) {  // push the tile into the cascade, a binary counter
           int level = 0;
           for (; (occupied >> level) & 1u; ++level) {
             Acc* slot = cascade + static_cast<std::size_t>(level) * tile_slots;
@@ -250,14 +292,6 @@ void OuterReduce(const FloatReduceCall& call) {
           steps_in_block = 0;
         }
       }
-      int d = rank - 1;
-      for (; d >= 0; --d) {
-        offset += loops[d].in_stride;
-        if (++index[d] < loops[d].extent) break;
-        offset -= loops[d].in_stride * loops[d].extent;
-        index[d] = 0;
-      }
-      if (d < 0) break;
     }
     if constexpr (Op::kPairwise) {  // the last partial block, then the levels from low to high
       for (int level = 0; level < levels; ++level)

@@ -5,7 +5,9 @@
 // (mean's division, rounding to 16-bit floats) once per output.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "einops/detail/kernels.hpp"
@@ -26,22 +28,37 @@ constexpr std::int64_t kScalarBlock = 64;
 
 std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
+/// Calls `run(p, extent, stride)` for every innermost run of the reduced loops (outermost first).
+template <class T, class Run>
+void for_each_reduced_run(const T* base, const Loop* loops, int rank, Run&& run) {
+  if (rank == 0) return run(base, std::int64_t{1}, std::int64_t{0});
+  const int last = rank - 1;
+  std::int64_t index[kMaxRank];  // only the loops in use are zeroed: this runs once per output
+  std::fill_n(index, rank, 0);
+  std::int64_t offset = 0;
+  for (;;) {
+    run(base + offset, loops[last].extent, loops[last].in_stride);
+    int d = last - 1;
+    for (; d >= 0; --d) {
+      offset += loops[d].in_stride;
+      if (++index[d] < loops[d].extent) break;
+      offset -= loops[d].in_stride * loops[d].extent;
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
 /// The scalar path: one output over all reduced loops (outermost first), in order.
 template <Reduction R, class T>
 typename ReduceOp<R, T>::Acc scalar_reduce(const T* base, const Loop* loops, int rank) {
   using Op = ReduceOp<R, T>;
   using Acc = typename Op::Acc;
   if (rank == 0) return Op::convert(*base);
-  const int last = rank - 1;
-  const std::int64_t run = loops[last].extent;
-  const std::int64_t step = loops[last].in_stride;
   Acc acc = Op::identity();
   Cascade<Acc, Op> cascade;
   std::int64_t in_block = 0;
-  std::int64_t index[kMaxRank] = {};
-  std::int64_t offset = 0;
-  for (;;) {
-    const T* p = base + offset;
+  for_each_reduced_run(base, loops, rank, [&](const T* p, std::int64_t run, std::int64_t step) {
     for (std::int64_t i = 0; i < run; ++i) {
       acc = Op::combine(acc, Op::convert(p[i * step]));
       if constexpr (Op::pairwise) {
@@ -52,20 +69,47 @@ typename ReduceOp<R, T>::Acc scalar_reduce(const T* base, const Loop* loops, int
         }
       }
     }
-    int d = last - 1;
-    for (; d >= 0; --d) {
-      offset += loops[d].in_stride;
-      if (++index[d] < loops[d].extent) break;
-      offset -= loops[d].in_stride * loops[d].extent;
-      index[d] = 0;
-    }
-    if (d < 0) break;
-  }
+  });
   if constexpr (Op::pairwise) {
     cascade.push(acc);
     return cascade.total(Op::identity());
   }
   return acc;
+}
+
+/// A floating product that came out NaN, evaluated again with mantissas and exponents apart. The
+/// fast order splits a product into partial products, and one may overflow to infinity while
+/// another holds a zero factor: 0 x inf gives NaN where the exact product is a signed zero. Here
+/// a zero factor gives a signed zero, an infinite one a signed infinity, and only a NaN factor or
+/// a real 0 x inf gives NaN: the same answer for any order, layout or vector width.
+template <class Acc, class T>
+Acc exact_product(const T* base, const Loop* loops, int rank) {
+  bool nan = false, zero = false, infinite = false, negative = false;
+  double mantissa = 1.0;  // in [0.5, 1) after each factor
+  std::int64_t exponent = 0;
+  for_each_reduced_run(base, loops, rank, [&](const T* p, std::int64_t run, std::int64_t step) {
+    for (std::int64_t i = 0; i < run; ++i) {
+      const double x = static_cast<double>(static_cast<Acc>(p[i * step]));
+      negative ^= std::signbit(x);
+      if (std::isnan(x)) {
+        nan = true;
+      } else if (x == 0.0) {
+        zero = true;
+      } else if (std::isinf(x)) {
+        infinite = true;
+      } else {
+        int e = 0, m = 0;
+        mantissa = std::frexp(mantissa * std::frexp(std::fabs(x), &e), &m);
+        exponent += e + m;
+      }
+    }
+  });
+  if (nan || (zero && infinite)) return std::numeric_limits<Acc>::quiet_NaN();
+  constexpr std::int64_t kBeyondRange = 4096;  // past any double's exponent: ldexp gives 0 or inf
+  const double magnitude = zero       ? 0.0
+                           : infinite ? std::numeric_limits<double>::infinity()
+                                      : std::ldexp(mantissa, static_cast<int>(std::clamp(exponent, -kBeyondRange, kBeyondRange)));
+  return static_cast<Acc>(negative ? -magnitude : magnitude);
 }
 
 template <Reduction R, class T>
@@ -93,29 +137,33 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
       out_offset += index[d] * loop.out_stride;
     }
   };
-  // Accumulates one piece of lanes [first, first + count) of one row into `target`.
-  const auto reduce_piece = [&](std::int64_t in_offset, std::int64_t piece, std::int64_t first, std::int64_t count,
-                                Acc* target) {
-    std::array<Loop, kMaxRank> loops = s.red_loops;
-    const T* base = in + in_offset + first * lanes.in_stride;
-    if (s.pieces > 1) {
-      const std::int64_t start = piece * s.piece_extent;
-      base += start * s.red_loops[0].in_stride;
-      loops[0].extent = std::min(s.piece_extent, s.red_loops[0].extent - start);
-    }
+  // Accumulates lanes [first, first + count) of one row over `loops` into `target`.
+  const auto reduce_lanes = [&](const T* base, const Loop* loops, std::int64_t count, Acc* target) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
-      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops.data(), s.red_rank, target});
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target});
     } else {
       for (std::int64_t l = 0; l < count; ++l)
-        target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops.data(), s.red_rank);
+        target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops, s.red_rank);
     }
+  };
+  // Accumulates one piece of lanes [first, first + count) of one row into `target`. The loops are
+  // copied only for a split row (a piece has its own first loop): kMaxRank loops are 1.5 KB.
+  const auto reduce_piece = [&](std::int64_t in_offset, std::int64_t piece, std::int64_t first, std::int64_t count,
+                                Acc* target) {
+    const T* base = in + in_offset + first * lanes.in_stride;
+    if (s.pieces == 1) return reduce_lanes(base, s.red_loops.data(), count, target);
+    std::array<Loop, kMaxRank> piece_loops;
+    const std::int64_t start = piece * s.piece_extent;
+    std::copy_n(s.red_loops.begin(), s.red_rank, piece_loops.begin());
+    piece_loops[0].extent = std::min(s.piece_extent, s.red_loops[0].extent - start);
+    reduce_lanes(base + start * s.red_loops[0].in_stride, piece_loops.data(), count, target);
   };
   // Combines the pieces of lanes [first, first + count) in order (pairwise for sums), finishes,
   // writes. Piece p of lane l is partial[p * piece_stride + l].
-  const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t out_offset, std::int64_t first,
-                          std::int64_t count) {
+  const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset, std::int64_t out_offset,
+                          std::int64_t first, std::int64_t count) {
     for (std::int64_t l = 0; l < count; ++l) {
       Acc value = partial[l];
       if (s.pieces > 1) {
@@ -126,6 +174,10 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
         } else {
           for (std::int64_t piece = 1; piece < s.pieces; ++piece) value = Op::combine(value, partial[piece * piece_stride + l]);
         }
+      }
+      if constexpr (R == Reduction::prod && is_floating_element_v<T>) {
+        if (std::isnan(value))
+          value = exact_product<Acc>(in + in_offset + (first + l) * lanes.in_stride, s.red_loops.data(), s.red_rank);
       }
       Out result = Op::finish(value, s.reduced);
       if constexpr (R == Reduction::min || R == Reduction::max) {
@@ -149,7 +201,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
         const std::int64_t first = task % lane_chunks * s.lane_chunk;
         const std::int64_t count = std::min(s.lane_chunk, lanes.extent - first);
         reduce_piece(in_offset, 0, first, count, partial.get());
-        finish(partial.get(), 0, out_offset, first, count);
+        finish(partial.get(), 0, in_offset, out_offset, first, count);
       }
     });
     return;
@@ -162,7 +214,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
       row_offsets(begin, index, in_offset, out_offset);
       for (std::int64_t row = begin; row < end; ++row) {
         reduce_piece(in_offset, 0, 0, 1, partial);
-        finish(partial, 0, out_offset, 0, 1);
+        finish(partial, 0, in_offset, out_offset, 0, 1);
         for (int d = row_loops - 1; d >= 0; --d) {  // next row: odometer
           const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
           in_offset += loop.in_stride;
@@ -191,7 +243,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     std::int64_t index[kMaxRank] = {};
     std::int64_t in_offset = 0, out_offset = 0;
     row_offsets(row, index, in_offset, out_offset);
-    finish(partial.get() + row * s.pieces, 1, out_offset, 0, 1);
+    finish(partial.get() + row * s.pieces, 1, in_offset, out_offset, 0, 1);
   }
 }
 

@@ -8,6 +8,7 @@
 // float for 16-bit floats, which is exact); any/all in bool.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -142,7 +143,7 @@ class Cascade {
   Acc total(Acc identity) const {
     Acc sum = identity;
     bool first = true;
-    for (int level = 0; level < 64; ++level)
+    for (int level = 0, top = static_cast<int>(std::bit_width(occupied_)); level < top; ++level)
       if ((occupied_ >> level) & 1u) {
         sum = first ? levels_[level] : Combine::combine(levels_[level], sum);
         first = false;

@@ -5,10 +5,12 @@
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
 // `outer`: lanes are neighbouring outputs accumulated in an L1 tile; each pass over the tile
 // combines up to kGroupSteps reduced steps in registers (one load/store of the tile per group, a
-// fixed tree per group), and every kBlockSteps steps the tile joins a cascade. min/max track NaN in a mask
-// (x86 min/max would drop it). Tails go through a small identity-filled buffer, never past the
-// end of the input.
+// fixed tree per group), and every kBlockSteps steps the tile joins a cascade. x86 min/max drop
+// NaN: inner mode tracks it in a mask; outer mode notes whether any went by and then reduces that
+// tile again with an exact step. Vectors are capped at 256 bits (see ReduceTag). Tails go through
+// a small identity-filled buffer, never past the end of the input.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -30,8 +32,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr std::size_t U = 4;                  // independent vector accumulators
 constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
 constexpr std::int64_t kBlockSteps = 16;      // outer: reduced steps per pairwise block
-constexpr std::int64_t kGroupSteps = 4;       // outer: reduced steps combined per pass over a tile
+constexpr std::int64_t kGroupSteps = 8;       // outer: reduced steps combined per pass over a tile
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
+
+/// Accumulator vectors are capped at 256 bits even where AVX-512 runs: tensors are rarely 64-byte
+/// aligned, and then every 512-bit load splits a cache line. Measured on Zen 5 (bench/README.md):
+/// 256-bit reductions read 1.1-1.6x faster than 512-bit ones.
+template <class Acc>
+using ReduceTag = hn::CappedTag<Acc, 32 / sizeof(Acc)>;
 
 /// N lanes of T, widened to the accumulator type.
 template <class T, class DA>
@@ -97,7 +105,7 @@ struct VectorCascade {
   }
   V total(DA da) const {
     V sum = hn::Zero(da);
-    for (int level = 0; level < kCascadeLevels; ++level)
+    for (int level = 0, top = static_cast<int>(std::bit_width(occupied)); level < top; ++level)
       if ((occupied >> level) & 1u) sum = hn::Add(hn::Load(da, levels[level]), sum);
     return sum;
   }
@@ -116,7 +124,7 @@ HWY_INLINE hn::Vec<DA> LoadTail(DA da, const T* p, std::int64_t count, hn::Vec<D
 template <Reduction R, class T>
 void InnerReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
-  const hn::ScalableTag<Acc> da;
+  const ReduceTag<Acc> da;
   using Op = VectorOp<R, decltype(da)>;
   using V = hn::Vec<decltype(da)>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
@@ -144,7 +152,8 @@ void InnerReduce(const FloatReduceCall& call) {
   const Loop* loops = call.red_loops;
   const std::int64_t run = loops[last].extent;
   const std::int64_t group = static_cast<std::int64_t>(U) * N;
-  std::int64_t index[kMaxRank] = {};
+  std::int64_t index[kMaxRank];
+  std::fill_n(index, call.red_rank, 0);
   std::int64_t offset = 0;
   for (;;) {
     const T* p = base + offset;
@@ -157,7 +166,17 @@ void InnerReduce(const FloatReduceCall& call) {
       vectors_in_block += groups * static_cast<std::int64_t>(U);
       if (vectors_in_block + static_cast<std::int64_t>(U) > kBlockVectors) flush_block();
     }
-    for (std::size_t u = 0; i + N <= run; i += N, ++u, ++vectors_in_block) take(u, LoadWide(da, p + i));
+    // The last whole vectors (fewer than U), each into its own accumulator; constant indices keep
+    // the accumulators in registers.
+    static_assert(U == 4);
+    const auto take_whole = [&](std::size_t u) {
+      if (i + N > run) return false;
+      take(u, LoadWide(da, p + i));
+      i += N;
+      ++vectors_in_block;
+      return true;
+    };
+    if (take_whole(0) && take_whole(1)) take_whole(2);
     if (i < run) {
       take(U - 1, LoadTail(da, p + i, run - i, identity));
       ++vectors_in_block;
@@ -190,19 +209,35 @@ void InnerReduce(const FloatReduceCall& call) {
   *static_cast<Acc*>(call.accumulators) = result;
 }
 
+/// A fixed tree over rows [kLo, kHi): halves combined recursively.
+template <int kLo, int kHi, class Combine, class V>
+HWY_INLINE V Tree(Combine combine, const V* x) {
+  if constexpr (kHi - kLo == 1) {
+    return x[kLo];
+  } else {
+    constexpr int kMid = (kLo + kHi) / 2;
+    return combine(Tree<kLo, kMid>(combine, x), Tree<kMid, kHi>(combine, x));
+  }
+}
+
 /// outer mode, one pass over a tile: kCount reduced steps (rows) are combined in registers in a
-/// fixed tree, ((x0 + x1) + (x2 + x3)), before the tile's accumulators are loaded and stored once.
-template <int kCount, class T, class DA, class Step>
-HWY_INLINE void AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
+/// fixed tree (Tree), before the tile's accumulators are loaded and stored once.
+/// With kWatchNaN, returns whether any loaded element was NaN.
+template <int kCount, bool kWatchNaN, class T, class DA, class Step>
+HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
                                 hn::Vec<DA> identity) {
   static_assert(kCount >= 1 && kCount <= kGroupSteps);
+  using V = hn::Vec<DA>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
+  // NaN probe: a running sum of everything loaded is NaN if any input was (or, rarely, if
+  // infinities of both signs met: then the caller only takes the exact path needlessly).
+  V probe = hn::Zero(da);
+  const auto add = [](V a, V b) { return hn::Add(a, b); };
   const auto combined = [&](std::int64_t i, auto load) {
-    if constexpr (kCount == 1) return load(rows[0] + i);
-    if constexpr (kCount == 2) return step(load(rows[0] + i), load(rows[1] + i));
-    if constexpr (kCount == 3) return step(step(load(rows[0] + i), load(rows[1] + i)), load(rows[2] + i));
-    if constexpr (kCount == 4)
-      return step(step(load(rows[0] + i), load(rows[1] + i)), step(load(rows[2] + i), load(rows[3] + i)));
+    V x[kCount];
+    for (int r = 0; r < kCount; ++r) x[r] = load(rows[r] + i);
+    if constexpr (kWatchNaN) probe = hn::Add(probe, Tree<0, kCount>(add, x));
+    return Tree<0, kCount>(step, x);
   };
   const std::int64_t full = width / N * N;
   std::int64_t i = 0;
@@ -213,6 +248,7 @@ HWY_INLINE void AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
     hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
                da, acc + i);
   }
+  return kWatchNaN && !hn::AllFalse(da, hn::IsNaN(probe));
 }
 
 /// outer mode: `lanes` neighbouring outputs, contiguous in the input. Tiles of kOuterTile lanes
@@ -221,7 +257,7 @@ HWY_INLINE void AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
 template <Reduction R, class T>
 void OuterReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
-  const hn::ScalableTag<Acc> da;
+  const ReduceTag<Acc> da;
   using Op = VectorOp<R, decltype(da)>;
   using V = hn::Vec<decltype(da)>;
   constexpr std::int64_t kOuterTile = 1024;
@@ -242,18 +278,20 @@ void OuterReduce(const FloatReduceCall& call) {
   Acc* cascade = acc + tile_slots;
   std::uint64_t occupied = 0;
 
-  const auto step = [](V a, V x) {
-    if constexpr (Op::kExtremum)  // NaN wins and stays: x86 min/max would let it go
-      return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(x)), hn::Add(a, x), Op::step(a, x));
-    else
-      return Op::step(a, x);
+  // min/max take the plain x86 step (which lets NaN go) and only note whether a NaN went by; a
+  // tile that saw one is reduced again with the exact step, where NaN wins and stays.
+  const auto fast_step = [](V a, V x) { return Op::step(a, x); };
+  const auto exact_step = [](V a, V x) {
+    return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(x)), hn::Add(a, x), Op::step(a, x));
   };
-  for (std::int64_t first = 0; first < call.lanes; first += kOuterTile) {
-    const std::int64_t width = std::min(kOuterTile, call.lanes - first);
+  // Returns whether a NaN went by (only watched with kWatchNaN).
+  const auto reduce_tile = [&]<bool kWatchNaN>(std::int64_t first, std::int64_t width, auto step) {
+    bool nan_seen = false;
     for (std::int64_t i = 0; i < width; i += N) hn::StoreU(identity, da, acc + i);
     occupied = 0;
     std::int64_t steps_in_block = 0;
-    std::int64_t index[kMaxRank] = {};
+    std::int64_t index[kMaxRank];
+    std::fill_n(index, rank, 0);
     std::int64_t offset = 0;
     for (std::int64_t remaining = reduced; remaining > 0;) {
       std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
@@ -269,10 +307,14 @@ void OuterReduce(const FloatReduceCall& call) {
         }
       }
       switch (group) {
-        case 1: AccumulateSteps<1, T>(da, step, rows, acc, width, identity); break;
-        case 2: AccumulateSteps<2, T>(da, step, rows, acc, width, identity); break;
-        case 3: AccumulateSteps<3, T>(da, step, rows, acc, width, identity); break;
-        default: AccumulateSteps<4, T>(da, step, rows, acc, width, identity); break;
+        case 1: nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 2: nan_seen |= AccumulateSteps<2, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 3: nan_seen |= AccumulateSteps<3, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 4: nan_seen |= AccumulateSteps<4, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 5: nan_seen |= AccumulateSteps<5, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 6: nan_seen |= AccumulateSteps<6, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        case 7: nan_seen |= AccumulateSteps<7, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+        default: nan_seen |= AccumulateSteps<8, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
       }
       remaining -= group;
       if constexpr (Op::kPairwise) {
@@ -300,6 +342,16 @@ void OuterReduce(const FloatReduceCall& call) {
           for (std::int64_t j = 0; j < width; j += N)
             hn::StoreU(hn::Add(hn::LoadU(da, slot + j), hn::LoadU(da, acc + j)), da, acc + j);
         }
+    }
+    return nan_seen;
+  };
+  for (std::int64_t first = 0; first < call.lanes; first += kOuterTile) {
+    const std::int64_t width = std::min(kOuterTile, call.lanes - first);
+    if constexpr (Op::kExtremum) {
+      if (reduce_tile.template operator()<true>(first, width, fast_step))
+        reduce_tile.template operator()<false>(first, width, exact_step);
+    } else {
+      reduce_tile.template operator()<false>(first, width, fast_step);
     }
     std::memcpy(out + first, acc, static_cast<std::size_t>(width) * sizeof(Acc));
   }

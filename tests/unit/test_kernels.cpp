@@ -482,6 +482,54 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
       for (std::int64_t o = 0; o < walk.extent[0]; ++o)
         EXPECT_EQ(std::isnan(out[static_cast<std::size_t>(o)]), o == nan_at) << o;
     }
+  // Outer mode notes NaN through a sum of what it loads: infinities of both signs make that sum
+  // NaN without any NaN input, and the exact pass must then give the exact answer.
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> signed_inf(64 * 40, 1.0f);
+  signed_inf[5 * 40 + 2] = inf;
+  signed_inf[9 * 40 + 7] = -inf;
+  for (const bool with_nan : {false, true}) {
+    if (with_nan) signed_inf[20 * 40 + 2] = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> high(40), low(40);
+    einops::detail::reduce_strided(DType::float32, Reduction::max, signed_inf.data(), high.data(), outer);
+    einops::detail::reduce_strided(DType::float32, Reduction::min, signed_inf.data(), low.data(), outer);
+    for (std::size_t o = 0; o < 40; ++o) {
+      const bool nan_lane = with_nan && o == 2;
+      EXPECT_EQ(std::isnan(high[o]), nan_lane) << o;
+      EXPECT_EQ(std::isnan(low[o]), nan_lane) << o;
+      if (nan_lane) continue;
+      EXPECT_EQ(high[o], o == 2 ? inf : 1.0f) << o;
+      EXPECT_EQ(low[o], o == 7 ? -inf : 1.0f) << o;
+    }
+  }
+}
+
+TEST_P(EveryTarget, ProductsDoNotDependOnWhereTheyOverflow) {
+  // Split into partial products (vector lanes, accumulators), a product can overflow in one part
+  // and meet its zero factor, or underflow, in another: 0 x inf would make it NaN.
+  Walk walk;
+  walk.push_output(1, 64, 1);
+  walk.push_reduced(64, 1);
+  const auto product = [&](const std::vector<float>& data) {
+    float out = -1.0f;
+    einops::detail::reduce_strided(DType::float32, Reduction::prod, data.data(), &out, walk);
+    return out;
+  };
+  std::vector<float> huge_and_zero(64, 1e30f);
+  huge_and_zero[5] = -0.0f;
+  const float zero = product(huge_and_zero);
+  EXPECT_EQ(zero, 0.0f);
+  EXPECT_TRUE(std::signbit(zero));  // one negative factor
+  std::vector<float> alternating(64);
+  for (std::size_t i = 0; i < alternating.size(); ++i) alternating[i] = i % 2 == 0 ? 1e30f : 1e-30f;
+  EXPECT_NEAR(product(alternating), 1.0f, 1e-4f);
+  std::vector<float> infinite_and_zero(64, 2.0f);
+  infinite_and_zero[3] = std::numeric_limits<float>::infinity();
+  infinite_and_zero[40] = 0.0f;
+  EXPECT_TRUE(std::isnan(product(infinite_and_zero)));  // a real 0 x inf stays NaN
+  std::vector<float> with_nan(64, 1.0f);
+  with_nan[63] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(product(with_nan)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, EveryTarget, ::testing::ValuesIn(targets()), target_name);

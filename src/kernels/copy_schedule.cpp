@@ -14,6 +14,15 @@ constexpr std::int64_t kBatchMinElements = 4096;
 /// Outputs at least this large are written with non-temporal stores: they would only evict the
 /// caches, and streaming saves the read-for-ownership of every output line.
 constexpr std::int64_t kStreamMinBytes = std::int64_t{8} << 20;
+/// A fill (broadcast) reads almost nothing, so the last-level cache can hold more of its output,
+/// and the next operation usually reads it: measured on a 25.7 MB repeat, cached stores were 1.7x
+/// faster than streaming ones with one thread (bench/README.md).
+constexpr std::int64_t kFillStreamMinBytes = std::int64_t{64} << 20;
+
+/// Threading chunks (see the end of make_copy_schedule).
+constexpr std::int64_t kChunksPerCopy = 32;
+constexpr std::int64_t kMinChunkBytes = std::int64_t{256} << 10;
+constexpr std::int64_t kMaxChunkBytes = std::int64_t{4} << 20;
 
 std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
@@ -102,6 +111,10 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, units_per_block / s.block_rows));
       break;
     }
+    case TileKernel::fill:  // whole output rows: one long run of stores per column
+      s.block_rows = s.rows;
+      s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, (64 * 1024) / es / s.block_rows));
+      break;
     default:
       s.block_rows = std::min(s.rows, kMaxBlockRows);
       s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, (64 * 1024) / es / s.block_rows));
@@ -118,7 +131,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     const std::int64_t extent = s.outer[s.outer_rank - 1].extent;
     s.block_batch = std::min(extent, (kBatchMinElements * 4 + tile - 1) / tile);
   }
-  s.stream = s.total * es >= kStreamMinBytes;
+  s.stream = s.total * es >= (s.kernel == TileKernel::fill ? kFillStreamMinBytes : kStreamMinBytes);
 
   const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
   std::int64_t outer_count = 1;
@@ -128,9 +141,12 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   s.row_blocks = (s.rows + s.block_rows - 1) / s.block_rows;
   s.col_blocks = (s.cols + s.block_cols - 1) / s.block_cols;
   s.items = outer_count * s.batch_blocks * s.row_blocks * s.col_blocks;
-  // Chunks of about 256 KiB: fixed by the problem, never by the thread count.
+  // Chunks: about kChunksPerCopy of them, each kMinChunkBytes to kMaxChunkBytes; fixed by the
+  // problem, never by the thread count. Larger chunks keep each thread on long stretches of the
+  // output: a 25.7 MB repeat ran 1.6x faster on two threads with 0.8 MB chunks than with 256 KB.
   const std::int64_t item_bytes = s.block_rows * s.block_cols * s.unit * s.block_batch * es;
-  s.chunk_items = std::max<std::int64_t>(1, (std::int64_t{256} << 10) / item_bytes);
+  const std::int64_t chunk_bytes = std::clamp(s.total * es / kChunksPerCopy, kMinChunkBytes, kMaxChunkBytes);
+  s.chunk_items = std::max<std::int64_t>(1, chunk_bytes / item_bytes);
   return s;
 }
 

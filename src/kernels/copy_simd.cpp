@@ -83,7 +83,7 @@ HWY_INLINE void CopyRun(const Word* HWY_RESTRICT in, Word* HWY_RESTRICT out, std
 
 template <class Word>
 HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, bool stream) {
-  const hn::ScalableTag<Word> d;
+  const hn::CappedTag<Word, 32 / sizeof(Word)> d;
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   const auto v = hn::Set(d, value);
   std::int64_t i = 0;
@@ -394,7 +394,10 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
         q = q == 0 ? 0 : q / s.row_loops[i].extent;
         offset += index[i] * s.row_loops[i].in_stride;
       }
-      for (std::int64_t r = 0; r < rows; ++r) {
+      // A fill reads one value per column: only its first row's offset is needed (and its rows
+      // may be more than the table holds).
+      const std::int64_t tabulated = s.kernel == TileKernel::fill ? 1 : rows;
+      for (std::int64_t r = 0; r < tabulated; ++r) {
         row_in[r] = offset;
         for (int i = 0; i < s.row_rank; ++i) {
           offset += s.row_loops[i].in_stride;

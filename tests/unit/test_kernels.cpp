@@ -241,10 +241,10 @@ TEST_P(EveryTarget, EachTileKernelOnEdges) {
     check_copy<std::uint8_t>(deinterleave, true, "deinterleave");
   }
   // Broadcast along the output (b c -> b c h w) and upsampling (h w -> (h 2) (w 2)).
-  Problem fill;
-  fill.dims = {Dim{6, 1, 50}, Dim{50, 0, 1}};
+  Problem fill;  // rows longer than a block's row table: a fill block spans whole output rows
+  fill.dims = {Dim{6, 1, 300}, Dim{300, 0, 1}};
   fill.in_size = 6;
-  fill.out_size = 300;
+  fill.out_size = 1800;
   EXPECT_EQ(kernel_of(fill, 4), TileKernel::fill);
   check_copy<std::uint32_t>(fill, true, "fill");
   Problem upsample;
@@ -264,11 +264,19 @@ TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   p.out_base = 1;
   p.out_size += 1;
   check_copy<std::uint64_t>(p, true, "stream transpose, output off by one element");
+  // A fill streams only from 64 MiB on (the cache holds what it writes below that).
+  Problem cached_fill;
+  cached_fill.dims = {Dim{3, 1, 1100001}, Dim{1100001, 0, 1}};
+  cached_fill.in_size = 3;
+  cached_fill.out_size = 3 * 1100001;
+  EXPECT_FALSE(einops::detail::make_copy_schedule(cached_fill.walk(true), 4).stream);
+  check_copy<std::uint32_t>(cached_fill, true, "cached fill");
   Problem fill;
-  fill.dims = {Dim{3, 1, 1100001}, Dim{1100001, 0, 1}};
-  fill.in_size = 3;
-  fill.out_size = 3 * 1100001;
-  check_copy<std::uint32_t>(fill, true, "stream fill");
+  fill.dims = {Dim{2, 1, 4194305}, Dim{4194305, 0, 1}};
+  fill.in_size = 2;
+  fill.out_size = 2 * 4194305;
+  EXPECT_TRUE(einops::detail::make_copy_schedule(fill.walk(true), 8).stream);
+  check_copy<std::uint64_t>(fill, true, "stream fill");
 }
 
 // ---- reductions ---------------------------------------------------------------------------------

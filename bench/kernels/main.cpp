@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <immintrin.h>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,10 @@ void split_pass(std::int64_t bytes, int threads, Pass pass) {
   einops::detail::parallel_for(bytes, piece, threads > 1, [&](std::int64_t begin, std::int64_t end) { pass(begin, end); });
 }
 
-/// Reads every byte once: 64-bit integer sums in four independent vector accumulators.
-std::uint64_t read_pass(const std::byte* data, std::int64_t begin, std::int64_t end) {
+/// Reads every byte once: 64-bit integer sums in four independent vector accumulators. Baseline
+/// x86-64 code (two 128-bit adds per 256-bit step) read at half the speed of the einops kernels
+/// here, so CPUs with AVX2 take read_pass_avx2.
+std::uint64_t read_pass_baseline(const std::byte* data, std::int64_t begin, std::int64_t end) {
   using Words = std::uint64_t __attribute__((vector_size(32)));
   Words a{}, b{}, c{}, d{};
   std::int64_t i = begin;
@@ -44,6 +47,29 @@ std::uint64_t read_pass(const std::byte* data, std::int64_t begin, std::int64_t 
   std::uint64_t sum = total[0] + total[1] + total[2] + total[3];
   for (; i < end; ++i) sum += static_cast<std::uint64_t>(data[i]);
   return sum;
+}
+
+__attribute__((target("avx2"))) std::uint64_t read_pass_avx2(const std::byte* data, std::int64_t begin,
+                                                             std::int64_t end) {
+  __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+  std::int64_t i = begin;
+  for (; i + 128 <= end; i += 128) {
+    const auto* p = reinterpret_cast<const __m256i*>(data + i);
+    a = _mm256_add_epi64(a, _mm256_loadu_si256(p));
+    b = _mm256_add_epi64(b, _mm256_loadu_si256(p + 1));
+    c = _mm256_add_epi64(c, _mm256_loadu_si256(p + 2));
+    d = _mm256_add_epi64(d, _mm256_loadu_si256(p + 3));
+  }
+  alignas(32) std::uint64_t lanes[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)));
+  std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+  for (; i < end; ++i) sum += static_cast<std::uint64_t>(data[i]);
+  return sum;
+}
+
+std::uint64_t read_pass(const std::byte* data, std::int64_t begin, std::int64_t end) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2 ? read_pass_avx2(data, begin, end) : read_pass_baseline(data, begin, end);
 }
 
 void reference(benchmark::State& state, const Case& c, int threads) {

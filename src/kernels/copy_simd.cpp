@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <cstdlib>
 
 #include "copy_schedule.hpp"
 #include "parallel.hpp"
@@ -201,12 +200,6 @@ void TransposeTileImpl(const Tile<Word>& t) {
   const hn::Full128<Word> d;
   using V = hn::Vec<decltype(d)>;
   HWY_ALIGN Word buffer[L * L];
-  static const bool direct_only = std::getenv("EINOPS_DEV_DIRECT") != nullptr;
-  if (direct_only) {
-    for (std::int64_t b = 0; b < t.batch; ++b)
-      DirectTranspose<Word, kStream>(t, t.in + b * t.batch_in, t.out + b * t.batch_out, 0, t.rows, 0, t.cols);
-    return;
-  }
   const std::int64_t r_full = t.rows / L * L;
   const std::int64_t c_full = t.cols / L * L;
   for (std::int64_t b = 0; b < t.batch; ++b) {

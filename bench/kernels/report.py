@@ -55,7 +55,9 @@ def main():
         pct = 100.0 * t["reference"] / t["einops"]
         torch = t["torch"] / t["einops"] if "torch" in t else None
         eigen = t["eigen"] / t["einops"] if "eigen" in t else None
-        kind = "reduce" if "(" in label else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
+        # Reduction labels end in "(sum)" etc.; a permutation's pattern may hold groups too.
+        reduced = re.search(r"\((sum|mean|max|min|prod|any|all)\)$", label)
+        kind = "reduce" if reduced else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
         groups.setdefault((kind, dtype == "float32"), []).append((pct, torch, eigen))
         fmt = lambda r: f"{r:.2f}x" if r else "n/a"
         rows.append(f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% | {fmt(torch)} | {fmt(eigen)} |")

@@ -32,21 +32,11 @@ std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 template <class T, class Run>
 void for_each_reduced_run(const T* base, const Loop* loops, int rank, Run&& run) {
   if (rank == 0) return run(base, std::int64_t{1}, std::int64_t{0});
-  const int last = rank - 1;
-  std::int64_t index[kMaxRank];  // only the loops in use are zeroed: this runs once per output
-  std::fill_n(index, rank, 0);
-  std::int64_t offset = 0;
-  for (;;) {
-    run(base + offset, loops[last].extent, loops[last].in_stride);
-    int d = last - 1;
-    for (; d >= 0; --d) {
-      offset += loops[d].in_stride;
-      if (++index[d] < loops[d].extent) break;
-      offset -= loops[d].in_stride * loops[d].extent;
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
+  const Loop& innermost = loops[rank - 1];
+  ReducedSteps runs(loops, rank - 1);
+  do {
+    run(base + runs.offset, innermost.extent, innermost.in_stride);
+  } while (runs.next());
 }
 
 /// The scalar path: one output over all reduced loops (outermost first), in order.

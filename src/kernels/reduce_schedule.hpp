@@ -9,6 +9,7 @@
 // order, so results never depend on the thread count.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -47,6 +48,26 @@ struct FloatReduceCall {
   const Loop* red_loops;   // outermost first; inner mode: the last has stride 1
   int red_rank;
   void* accumulators;      // float (double for float64): 1 value (inner) or `lanes` values (outer)
+};
+
+/// An odometer over reduced loops (outermost first): `offset` is the current step's input offset;
+/// next() moves to the following step and returns false after the last. Only the loops in use
+/// are zeroed (kernels make one per output or per tile).
+struct ReducedSteps {
+  ReducedSteps(const Loop* loops_, int rank_) : loops(loops_), rank(rank_) { std::fill_n(index, rank, 0); }
+  bool next() {
+    for (int d = rank - 1; d >= 0; --d) {
+      offset += loops[d].in_stride;
+      if (++index[d] < loops[d].extent) return true;
+      offset -= loops[d].in_stride * loops[d].extent;
+      index[d] = 0;
+    }
+    return false;
+  }
+  const Loop* loops;
+  int rank;
+  std::int64_t offset = 0;
+  std::int64_t index[kMaxRank];
 };
 
 using FloatReduceKernel = void (*)(const FloatReduceCall&);

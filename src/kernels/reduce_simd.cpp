@@ -152,11 +152,9 @@ void InnerReduce(const FloatReduceCall& call) {
   const Loop* loops = call.red_loops;
   const std::int64_t run = loops[last].extent;
   const std::int64_t group = static_cast<std::int64_t>(U) * N;
-  std::int64_t index[kMaxRank];
-  std::fill_n(index, call.red_rank, 0);
-  std::int64_t offset = 0;
+  ReducedSteps runs(loops, last);  // the loops around the contiguous innermost one
   for (;;) {
-    const T* p = base + offset;
+    const T* p = base + runs.offset;
     std::int64_t i = 0;
     while (i + group <= run) {
       std::int64_t groups = (run - i) / group;
@@ -182,15 +180,7 @@ void InnerReduce(const FloatReduceCall& call) {
       ++vectors_in_block;
     }
     if (vectors_in_block + static_cast<std::int64_t>(U) > kBlockVectors) flush_block();
-    // Next run: an odometer over the outer reduced loops.
-    int d = last - 1;
-    for (; d >= 0; --d) {
-      offset += loops[d].in_stride;
-      if (++index[d] < loops[d].extent) break;
-      offset -= loops[d].in_stride * loops[d].extent;
-      index[d] = 0;
-    }
-    if (d < 0) break;
+    if (!runs.next()) break;
   }
 
   V folded = acc[0];
@@ -290,22 +280,12 @@ void OuterReduce(const FloatReduceCall& call) {
     for (std::int64_t i = 0; i < width; i += N) hn::StoreU(identity, da, acc + i);
     occupied = 0;
     std::int64_t steps_in_block = 0;
-    std::int64_t index[kMaxRank];
-    std::fill_n(index, rank, 0);
-    std::int64_t offset = 0;
+    ReducedSteps steps(loops, rank);
     for (std::int64_t remaining = reduced; remaining > 0;) {
       std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
       if constexpr (Op::kPairwise) group = std::min(group, kBlockSteps - steps_in_block);
       const T* rows[kGroupSteps];
-      for (std::int64_t g = 0; g < group; ++g) {
-        rows[g] = base + offset + first;
-        for (int d = rank - 1; d >= 0; --d) {  // next step: an odometer over the reduced loops
-          offset += loops[d].in_stride;
-          if (++index[d] < loops[d].extent) break;
-          offset -= loops[d].in_stride * loops[d].extent;
-          index[d] = 0;
-        }
-      }
+      for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset + first;
       switch (group) {
         case 1: nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
         case 2: nan_seen |= AccumulateSteps<2, kWatchNaN, T>(da, step, rows, acc, width, identity); break;

@@ -105,9 +105,12 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       break;
     }
     case TileKernel::units: {
+      // 256 KiB blocks, rows (runs contiguous in the output) favoured 8:1 over columns: measured
+      // on `a b c -> b a c` [256,1024,64], two threads ran 1.1-1.3x faster than with 64 KiB
+      // blocks of 16 rows (bench_kernels).
       const std::int64_t unit_bytes = s.unit * es;
-      const std::int64_t units_per_block = std::max<std::int64_t>(1, (64 * 1024) / unit_bytes);
-      s.block_rows = std::min({s.rows, kMaxBlockRows, std::max<std::int64_t>(1, units_per_block / 16)});
+      const std::int64_t units_per_block = std::max<std::int64_t>(1, (256 * 1024) / unit_bytes);
+      s.block_rows = std::min({s.rows, kMaxBlockRows, std::max<std::int64_t>(1, units_per_block / 8)});
       s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, units_per_block / s.block_rows));
       break;
     }

@@ -286,15 +286,14 @@ void OuterReduce(const FloatReduceCall& call) {
       if constexpr (Op::kPairwise) group = std::min(group, kBlockSteps - steps_in_block);
       const T* rows[kGroupSteps];
       for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset + first;
-      switch (group) {
-        case 1: nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 2: nan_seen |= AccumulateSteps<2, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 3: nan_seen |= AccumulateSteps<3, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 4: nan_seen |= AccumulateSteps<4, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 5: nan_seen |= AccumulateSteps<5, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 6: nan_seen |= AccumulateSteps<6, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        case 7: nan_seen |= AccumulateSteps<7, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
-        default: nan_seen |= AccumulateSteps<8, kWatchNaN, T>(da, step, rows, acc, width, identity); break;
+      // Whole groups in one pass; the few steps left at the end one pass each (one instantiation
+      // instead of one per group size: this file is compiled for every SIMD target).
+      static_assert(kBlockSteps % kGroupSteps == 0, "groups must not straddle pairwise blocks");
+      if (group == kGroupSteps) {
+        nan_seen |= AccumulateSteps<kGroupSteps, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      } else {
+        for (std::int64_t g = 0; g < group; ++g)
+          nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows + g, acc, width, identity);
       }
       remaining -= group;
       if constexpr (Op::kPairwise) {

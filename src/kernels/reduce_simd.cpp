@@ -164,17 +164,7 @@ void InnerReduce(const FloatReduceCall& call) {
       vectors_in_block += groups * static_cast<std::int64_t>(U);
       if (vectors_in_block + static_cast<std::int64_t>(U) > kBlockVectors) flush_block();
     }
-    // The last whole vectors (fewer than U), each into its own accumulator; constant indices keep
-    // the accumulators in registers.
-    static_assert(U == 4);
-    const auto take_whole = [&](std::size_t u) {
-      if (i + N > run) return false;
-      take(u, LoadWide(da, p + i));
-      i += N;
-      ++vectors_in_block;
-      return true;
-    };
-    if (take_whole(0) && take_whole(1)) take_whole(2);
+    for (std::size_t u = 0; i + N <= run; i += N, ++u, ++vectors_in_block) take(u, LoadWide(da, p + i));
     if (i < run) {
       take(U - 1, LoadTail(da, p + i, run - i, identity));
       ++vectors_in_block;
@@ -282,8 +272,7 @@ void OuterReduce(const FloatReduceCall& call) {
     std::int64_t steps_in_block = 0;
     ReducedSteps steps(loops, rank);
     for (std::int64_t remaining = reduced; remaining > 0;) {
-      std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
-      if constexpr (Op::kPairwise) group = std::min(group, kBlockSteps - steps_in_block);
+      const std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
       const T* rows[kGroupSteps];
       for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset + first;
       // Whole groups in one pass; the few steps left at the end one pass each (one instantiation

@@ -85,10 +85,8 @@ void ErrorContext::fail_syntax(const PatternError& error) const {
 AnyTensor::AnyTensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
   const std::int64_t count = detail::checked_allocation_count(shape_, dtype_size(dtype));
   const std::size_t bytes = static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype);
-  // Storage as 8-byte words so every element type is aligned; zero-filled like Tensor<T>.
-  std::shared_ptr<std::uint64_t[]> owned(new std::uint64_t[(bytes + 7) / 8]());
-  data_ = owned.get();
-  storage_ = std::move(owned);
+  storage_ = detail::allocate_buffer(bytes, true);  // zero-filled like Tensor<T>
+  data_ = storage_.get();
   strides_ = detail::row_major_strides(shape_);
 }
 

@@ -24,6 +24,11 @@ using Shape = std::vector<std::int64_t>;
 
 namespace detail {
 
+/// Storage for `bytes`, 64-byte aligned (as LibTorch's), zero-filled when `zeroed`. Buffers of
+/// 1 MiB or more are 2 MiB aligned, marked for huge pages and reused once released (see
+/// einops/memory.hpp). Kernels run fastest when rows start on cache lines.
+std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed);
+
 /// Row-major (C order) strides of `shape`, in elements. Exact for a shape checked_element_count
 /// accepts; for any other (an empty tensor with huge lengths) they wrap, with no undefined
 /// behaviour, and are never followed.
@@ -160,10 +165,11 @@ class Tensor {
   Tensor() : Tensor(Shape{}) {}
   /// Value-initialised (zeros) tensor of the given shape.
   explicit Tensor(Shape shape) : shape_(std::move(shape)) {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                  "zero bytes are a zero of every element type");
     const std::int64_t count = detail::checked_allocation_count(shape_, sizeof(T));
-    std::shared_ptr<T[]> owned(new T[static_cast<std::size_t>(count > 0 ? count : 1)]());
-    data_ = owned.get();
-    storage_ = std::move(owned);
+    storage_ = detail::allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T), true);
+    data_ = static_cast<T*>(storage_.get());
     strides_ = detail::row_major_strides(shape_);
   }
   /// A tensor holding `values` in row-major order.

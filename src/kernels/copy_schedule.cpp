@@ -7,8 +7,8 @@
 namespace einops::detail {
 namespace {
 
-/// Input bytes of one block of the transposing kernel (its rows: one band of cache-line tiles).
-constexpr std::int64_t kTransposeBlockBytes = 16 * 1024;
+/// Bytes of each input row that one block of the transposing kernel reads.
+constexpr std::int64_t kTransposeRunBytes = 256;
 /// Elements a batched kernel call handles at least, so per-call overhead stays small.
 constexpr std::int64_t kBatchMinElements = 4096;
 /// Outputs at least this large are written with non-temporal stores: they would only evict the
@@ -98,10 +98,12 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   // Blocks: a block's rows are tabulated (at most kMaxBlockRows); transposing blocks fit in L1.
   switch (s.kernel) {
     case TileKernel::transpose: {
-      // A band of one cache-line tile of rows, as many columns as kTransposeBlockBytes allows.
+      // Tall blocks of kTransposeRunBytes per row: the output is written in runs of up to
+      // kMaxBlockRows elements, the input read in runs of kTransposeRunBytes, and the kernel
+      // prefetches the next block to the right (columns of a band run consecutively: no groups).
       const std::int64_t line = 64 / es;
-      s.block_rows = std::min(s.rows, 2 * line);
-      s.block_cols = std::min(s.cols, std::max(line, kTransposeBlockBytes / es / (2 * line) / line * line));
+      s.block_rows = std::min(s.rows, kMaxBlockRows);
+      s.block_cols = std::min(s.cols, std::max(line, kTransposeRunBytes / es));
       break;
     }
     case TileKernel::units: {
@@ -127,6 +129,10 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   constexpr std::int64_t kGroupSide = 512;
   s.group_rows = std::max<std::int64_t>(1, kGroupSide / s.block_rows);
   s.group_cols = std::max<std::int64_t>(1, kGroupSide / s.block_cols);
+  if (s.kernel == TileKernel::transpose) {  // bands of whole rows: each block prefetches the next
+    s.group_rows = 1;
+    s.group_cols = (s.cols + s.block_cols - 1) / s.block_cols;
+  }
 
   const std::int64_t tile = s.rows * s.cols * s.unit;
   if (s.outer_rank > 0 && tile < kBatchMinElements) {

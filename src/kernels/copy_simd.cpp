@@ -34,6 +34,7 @@ struct Tile {
   std::int64_t col_in, col_out;
   std::int64_t batch, batch_in, batch_out;
   bool stream;
+  std::int64_t prefetch_cols;  // columns after this block that the next block will read (0: none)
 };
 
 template <class Word>
@@ -191,7 +192,10 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 /// Cache-line tiles: L x L elements (L = 64 bytes / element size) are transposed through an L1
 /// buffer with R x R register transposes, so every input line is read whole at once and every
 /// output line written whole at once. Power-of-two strides then cost no conflict misses, and
-/// streaming stores always fill complete lines.
+/// streaming stores always fill complete lines. Column strips run outermost: the block's output
+/// is written L rows at a time in long runs (many rows advancing a line at a time measured 2x
+/// slower to write), and each tile prefetches the lines that the next block reads at the same
+/// place (each row's reads are too short for the hardware prefetchers to follow).
 template <class Word, bool kStream>
 void TransposeTileImpl(const Tile<Word>& t) {
   constexpr std::size_t R = 16 / sizeof(Word);
@@ -200,13 +204,22 @@ void TransposeTileImpl(const Tile<Word>& t) {
   const hn::Full128<Word> d;
   using V = hn::Vec<decltype(d)>;
   HWY_ALIGN Word buffer[L * L];
-  const std::int64_t r_full = t.rows / L * L;
   const std::int64_t c_full = t.cols / L * L;
+  const std::int64_t prefetch_offset = t.cols * t.col_in;  // the next block: the same rows, further on
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
-    for (std::int64_t r = 0; r < r_full; r += L) {
-      for (std::int64_t c = 0; c < c_full; c += L) {
+    // Tiles start on an output cache line when every column starts at the same offset in one:
+    // the rows before the first line boundary go with the edges.
+    std::int64_t r_begin = 0;
+    if ((t.col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 == 0)
+      r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+    const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
+    for (std::int64_t c = 0; c < c_full; c += L) {
+      const bool prefetch = c < t.prefetch_cols;
+      for (std::int64_t r = r_begin; r < r_full; r += L) {
+        if (prefetch)
+          for (std::int64_t i = 0; i < L; ++i) hwy::Prefetch(in + t.row_in[r + i] + c + prefetch_offset);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;
@@ -224,8 +237,9 @@ void TransposeTileImpl(const Tile<Word>& t) {
         }
       }
     }
-    DirectTranspose<Word, kStream>(t, in, out, 0, r_full, c_full, t.cols);       // columns left over
-    DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);       // rows left over
+    DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, c_full, t.cols);  // columns left over
+    DirectTranspose<Word, kStream>(t, in, out, 0, r_begin, 0, t.cols);            // rows left over
+    DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);
   }
 }
 
@@ -420,6 +434,7 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
       tile.batch_in = batch_loop.in_stride;
       tile.batch_out = batch_loop.out_stride;
       tile.stream = s.stream;
+      tile.prefetch_cols = cb + 1 < col_blocks ? std::min(s.block_cols, s.cols - c0 - tile.cols) : 0;
       kernel(tile);
     }
     if (s.stream) hwy::FlushStream();

@@ -34,7 +34,11 @@ struct Tile {
   std::int64_t col_in, col_out;
   std::int64_t batch, batch_in, batch_out;
   bool stream;
-  std::int64_t prefetch_cols;  // columns after this block that the next block will read (0: none)
+  // The block this thread copies next (for prefetching): its first batch entry's input and row
+  // offsets, rows and columns; next_rows == 0 when there is none.
+  const Word* next_in;
+  const std::int64_t* next_row_in;
+  std::int64_t next_rows, next_cols;
 };
 
 template <class Word>
@@ -194,8 +198,8 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 /// output line written whole at once. Power-of-two strides then cost no conflict misses, and
 /// streaming stores always fill complete lines. Column strips run outermost: the block's output
 /// is written L rows at a time in long runs (many rows advancing a line at a time measured 2x
-/// slower to write), and each tile prefetches the lines that the next block reads at the same
-/// place (each row's reads are too short for the hardware prefetchers to follow).
+/// slower to write), and each tile prefetches the lines that the next batch entry or block reads
+/// at the same place (each row's reads are too short for the hardware prefetchers to follow).
 template <class Word, bool kStream>
 void TransposeTileImpl(const Tile<Word>& t) {
   constexpr std::size_t R = 16 / sizeof(Word);
@@ -205,10 +209,13 @@ void TransposeTileImpl(const Tile<Word>& t) {
   using V = hn::Vec<decltype(d)>;
   HWY_ALIGN Word buffer[L * L];
   const std::int64_t c_full = t.cols / L * L;
-  const std::int64_t prefetch_offset = t.cols * t.col_in;  // the next block: the same rows, further on
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
+    const bool last = b + 1 == t.batch;
+    const Word* next_in = last ? t.next_in : in + t.batch_in;
+    const std::int64_t* next_row_in = last ? t.next_row_in : t.row_in;
+    const std::int64_t next_rows = last ? t.next_rows : t.rows, next_cols = last ? t.next_cols : t.cols;
     // Tiles start on an output cache line when every column starts at the same offset in one:
     // the rows before the first line boundary go with the edges.
     std::int64_t r_begin = 0;
@@ -216,10 +223,10 @@ void TransposeTileImpl(const Tile<Word>& t) {
       r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t c = 0; c < c_full; c += L) {
-      const bool prefetch = c < t.prefetch_cols;
+      const bool prefetch = c < next_cols;
       for (std::int64_t r = r_begin; r < r_full; r += L) {
         if (prefetch)
-          for (std::int64_t i = 0; i < L; ++i) hwy::Prefetch(in + t.row_in[r + i] + c + prefetch_offset);
+          for (std::int64_t i = r; i < std::min(r + L, next_rows); ++i) hwy::Prefetch(next_in + next_row_in[i] + c);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;
@@ -351,91 +358,105 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
   const std::int64_t batch_blocks = s.batch_blocks, row_blocks = s.row_blocks, col_blocks = s.col_blocks;
   const auto bytes = static_cast<std::int64_t>(sizeof(Word)) * s.total;
 
-  parallel_for(s.items, s.chunk_items, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
-    std::int64_t row_in[kMaxBlockRows];
-    for (std::int64_t item = begin; item < end; ++item) {
-      // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups. Each
-      // division is skipped when its divisor is 1: a tiny copy is one item, and ten 64-bit
-      // divisions would cost more than its kernel.
-      const std::int64_t tile_blocks = row_blocks * col_blocks;
-      std::int64_t rest = item;
-      std::int64_t rb = 0, cb = 0;
-      if (tile_blocks > 1) {
-        rest = item / tile_blocks;
-        std::int64_t k = item % tile_blocks;
-        const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
-        const std::int64_t band = k / group_band;
-        k -= band * group_band;
-        const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
-        const std::int64_t group = k / (band_rows * s.group_cols);
-        k -= group * band_rows * s.group_cols;
-        const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
-        rb = band * s.group_rows + k / group_width;
-        cb = group * s.group_cols + k % group_width;
-      }
-      std::int64_t bb = 0;
-      if (batch_blocks > 1) {
-        bb = rest % batch_blocks;
-        rest /= batch_blocks;
-      }
-      std::int64_t in_offset = 0, out_offset = 0;
-      for (int i = loops - 1; i >= 0; --i) {
-        const std::int64_t index = rest % s.outer[i].extent;
-        rest /= s.outer[i].extent;
-        in_offset += index * s.outer[i].in_stride;
-        out_offset += index * s.outer[i].out_stride;
-      }
-      const std::int64_t b0 = bb * s.block_batch;
-      in_offset += b0 * batch_loop.in_stride;
-      out_offset += b0 * batch_loop.out_stride;
-      const std::int64_t r0 = rb * s.block_rows;
-      const std::int64_t c0 = cb * s.block_cols;
-      const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
+  // Where item `item` lies: fills `tile` (all but the kernel's prefetch fields) and `row_in`.
+  auto locate = [&](std::int64_t item, Tile<Word>& tile, std::int64_t* row_in) {
+    // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups. Each
+    // division is skipped when its divisor is 1: a tiny copy is one item, and ten 64-bit
+    // divisions would cost more than its kernel.
+    const std::int64_t tile_blocks = row_blocks * col_blocks;
+    std::int64_t rest = item;
+    std::int64_t rb = 0, cb = 0;
+    if (tile_blocks > 1) {
+      rest = item / tile_blocks;
+      std::int64_t k = item % tile_blocks;
+      const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
+      const std::int64_t band = k / group_band;
+      k -= band * group_band;
+      const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
+      const std::int64_t group = k / (band_rows * s.group_cols);
+      k -= group * band_rows * s.group_cols;
+      const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
+      rb = band * s.group_rows + k / group_width;
+      cb = group * s.group_cols + k % group_width;
+    }
+    std::int64_t bb = 0;
+    if (batch_blocks > 1) {
+      bb = rest % batch_blocks;
+      rest /= batch_blocks;
+    }
+    std::int64_t in_offset = 0, out_offset = 0;
+    for (int i = loops - 1; i >= 0; --i) {
+      const std::int64_t index = rest % s.outer[i].extent;
+      rest /= s.outer[i].extent;
+      in_offset += index * s.outer[i].in_stride;
+      out_offset += index * s.outer[i].out_stride;
+    }
+    const std::int64_t b0 = bb * s.block_batch;
+    in_offset += b0 * batch_loop.in_stride;
+    out_offset += b0 * batch_loop.out_stride;
+    const std::int64_t r0 = rb * s.block_rows;
+    const std::int64_t c0 = cb * s.block_cols;
+    const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
 
-      // Input offsets of this block's rows: one division per chain loop, then an odometer.
-      std::int64_t index[kMaxRank];
-      std::int64_t offset = 0;
-      std::int64_t q = r0;
+    // Input offsets of this block's rows: one division per chain loop, then an odometer.
+    std::int64_t index[kMaxRank];
+    std::int64_t offset = 0;
+    std::int64_t q = r0;
+    for (int i = 0; i < s.row_rank; ++i) {
+      index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
+      q = q == 0 ? 0 : q / s.row_loops[i].extent;
+      offset += index[i] * s.row_loops[i].in_stride;
+    }
+    // A fill reads one value per column: only its first row's offset is needed (and its rows
+    // may be more than the table holds).
+    const std::int64_t tabulated = s.kernel == TileKernel::fill ? 1 : rows;
+    for (std::int64_t r = 0; r < tabulated; ++r) {
+      row_in[r] = offset;
       for (int i = 0; i < s.row_rank; ++i) {
-        index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
-        q = q == 0 ? 0 : q / s.row_loops[i].extent;
-        offset += index[i] * s.row_loops[i].in_stride;
+        offset += s.row_loops[i].in_stride;
+        if (++index[i] < s.row_loops[i].extent) break;
+        offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
+        index[i] = 0;
       }
-      // A fill reads one value per column: only its first row's offset is needed (and its rows
-      // may be more than the table holds).
-      const std::int64_t tabulated = s.kernel == TileKernel::fill ? 1 : rows;
-      for (std::int64_t r = 0; r < tabulated; ++r) {
-        row_in[r] = offset;
-        for (int i = 0; i < s.row_rank; ++i) {
-          offset += s.row_loops[i].in_stride;
-          if (++index[i] < s.row_loops[i].extent) break;
-          offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
-          index[i] = 0;
-        }
-      }
-      std::int64_t row_step = 0;  // only the deinterleaving kernel reads it
-      if (s.kernel == TileKernel::deinterleave && rows > 1) {
-        row_step = row_in[1] - row_in[0];
-        for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
-          if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
-      }
+    }
+    std::int64_t row_step = 0;  // only the deinterleaving kernel reads it
+    if (s.kernel == TileKernel::deinterleave && rows > 1) {
+      row_step = row_in[1] - row_in[0];
+      for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
+        if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
+    }
 
-      Tile<Word> tile;
-      tile.in = in + in_offset + c0 * s.col_in_stride;
-      tile.out = out + out_offset + r0 * s.unit + c0 * s.col_out_stride;
-      tile.row_in = row_in;
-      tile.row_step = row_step;
-      tile.rows = rows;
-      tile.cols = std::min(s.block_cols, s.cols - c0);
-      tile.unit = s.unit;
-      tile.col_in = s.col_in_stride;
-      tile.col_out = s.col_out_stride;
-      tile.batch = s.batched ? std::min(s.block_batch, batch_loop.extent - b0) : 1;
-      tile.batch_in = batch_loop.in_stride;
-      tile.batch_out = batch_loop.out_stride;
-      tile.stream = s.stream;
-      tile.prefetch_cols = cb + 1 < col_blocks ? std::min(s.block_cols, s.cols - c0 - tile.cols) : 0;
+    tile.in = in + in_offset + c0 * s.col_in_stride;
+    tile.out = out + out_offset + r0 * s.unit + c0 * s.col_out_stride;
+    tile.row_in = row_in;
+    tile.row_step = row_step;
+    tile.rows = rows;
+    tile.cols = std::min(s.block_cols, s.cols - c0);
+    tile.unit = s.unit;
+    tile.col_in = s.col_in_stride;
+    tile.col_out = s.col_out_stride;
+    tile.batch = s.batched ? std::min(s.block_batch, batch_loop.extent - b0) : 1;
+    tile.batch_in = batch_loop.in_stride;
+    tile.batch_out = batch_loop.out_stride;
+    tile.stream = s.stream;
+  };
+
+  parallel_for(s.items, s.chunk_items, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t row_tables[2][kMaxBlockRows];
+    Tile<Word> tiles[2]{};
+    int current = 0;
+    locate(begin, tiles[current], row_tables[current]);
+    for (std::int64_t item = begin; item < end; ++item) {  // each item located once, one ahead
+      Tile<Word>& tile = tiles[current];
+      Tile<Word>& next = tiles[1 - current];
+      const bool has_next = item + 1 < end;
+      if (has_next) locate(item + 1, next, row_tables[1 - current]);
+      tile.next_in = next.in;
+      tile.next_row_in = next.row_in;
+      tile.next_rows = has_next ? next.rows : 0;
+      tile.next_cols = has_next ? next.cols : 0;
       kernel(tile);
+      current = 1 - current;
     }
     if (s.stream) hwy::FlushStream();
   });

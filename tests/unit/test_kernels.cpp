@@ -256,6 +256,30 @@ TEST_P(EveryTarget, EachTileKernelOnEdges) {
   check_copy<std::uint8_t>(upsample, true, "upsample");
 }
 
+TEST_P(EveryTarget, TransposesAtEveryOutputAlignment) {
+  // Several row and column blocks (the kernel prefetches the next one), with the output starting
+  // at every element offset within a cache line (full tiles then begin after the first boundary).
+  const Problem blocks = permutation_problem({320, 200}, {1, 0});  // columns of 320: equal line offsets
+  EXPECT_EQ(kernel_of(blocks, 4), einops::detail::TileKernel::transpose);
+  for (std::int64_t offset = 0; offset < 64; ++offset) {
+    Problem p = blocks;
+    p.out_base = offset;
+    p.out_size += offset;
+    const std::string context = "output offset " + std::to_string(offset);
+    check_copy<std::uint8_t>(p, true, context + " u8");
+    if (offset < 32) check_copy<std::uint16_t>(p, true, context + " u16");
+    if (offset < 16) check_copy<std::uint32_t>(p, true, context + " u32");
+    if (offset < 8) check_copy<std::uint64_t>(p, true, context + " u64");
+    if (HasFatalFailure()) return;
+  }
+  // Small tiles run batched: each batch entry prefetches the next.
+  const Problem batched = permutation_problem({50, 20, 36}, {0, 2, 1});
+  EXPECT_TRUE(einops::detail::make_copy_schedule(batched.walk(true), 4).batched);
+  EXPECT_EQ(kernel_of(batched, 4), einops::detail::TileKernel::transpose);
+  check_copy<std::uint32_t>(batched, true, "batched transpose");
+  check_copy<std::uint16_t>(batched, true, "batched transpose");
+}
+
 TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   // Over the streaming threshold (8 MiB), with ragged edges and a misaligned output start.
   Problem p = permutation_problem({1031, 1027}, {1, 0});

@@ -102,14 +102,26 @@ HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, 
   for (; i < count; ++i) out[i] = value;
 }
 
+/// Runs of `unit` words, columns outermost; each run prefetches the run at the same place in the
+/// next batch entry or block (two threads copied `a b c -> b a c` [256,1024,64] 1.5x faster).
 template <class Word>
 void UnitsTile(const Tile<Word>& t) {
+  constexpr std::int64_t kLine = 64 / sizeof(Word);
+  const std::int64_t unit_lines = (t.unit + kLine - 1) / kLine;
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
+    const bool last = b + 1 == t.batch;
+    const Word* next_in = last ? t.next_in : in + t.batch_in;
+    const std::int64_t* next_row_in = last ? t.next_row_in : t.row_in;
+    const std::int64_t next_rows = last ? t.next_rows : t.rows, next_cols = last ? t.next_cols : t.cols;
     for (std::int64_t c = 0; c < t.cols; ++c)
-      for (std::int64_t r = 0; r < t.rows; ++r)
+      for (std::int64_t r = 0; r < t.rows; ++r) {
+        if (c < next_cols && r < next_rows)
+          for (std::int64_t line = 0; line < unit_lines; ++line)
+            hwy::Prefetch(next_in + next_row_in[r] + c * t.col_in + line * kLine);
         CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
+      }
   }
 }
 

@@ -229,6 +229,12 @@ TEST_P(EveryTarget, EachTileKernelOnEdges) {
   const Problem units = permutation_problem({5, 7, 33}, {1, 0, 2});
   EXPECT_EQ(kernel_of(units, 4), TileKernel::units);
   check_copy<std::uint32_t>(units, true, "units");
+  const Problem unit_blocks = permutation_problem({600, 40, 24}, {1, 0, 2});  // 3 x 4 blocks, each prefetching the next
+  const auto unit_schedule = einops::detail::make_copy_schedule(unit_blocks.walk(true), 4);
+  EXPECT_EQ(unit_schedule.kernel, TileKernel::units);
+  EXPECT_GT(unit_schedule.row_blocks * unit_schedule.col_blocks, 4);
+  check_copy<std::uint32_t>(unit_blocks, true, "units over blocks");
+  check_copy<std::uint8_t>(unit_blocks, true, "units over blocks");
   // 2-4 rows interleaved (c h w -> h w c with c = 3) and deinterleaved (h w c -> c h w).
   for (const std::int64_t channels : {2, 3, 4}) {
     const Problem interleave = permutation_problem({channels, 9, 37}, {1, 2, 0});

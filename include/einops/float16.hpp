@@ -50,6 +50,33 @@ constexpr std::uint16_t narrow_float_bits(double value) {
   return static_cast<std::uint16_t>(sign | (static_cast<std::uint64_t>(target_exponent) << ManBits) | stored);
 }
 
+/// float -> binary16 bits, rounded to nearest even, as narrow_float_bits<5, 10> does but without
+/// going through double (about 10x faster: reductions and copies of float16 narrow every output).
+/// Normal results rebias the exponent and add the rounding bias in integer arithmetic; subnormal
+/// ones let the FPU round (adding 0.5f aligns the mantissa to the smallest subnormal's unit).
+constexpr std::uint16_t float_to_half_bits(float value) {
+  std::uint32_t x = std::bit_cast<std::uint32_t>(value);
+  const std::uint32_t sign = x & 0x80000000u;
+  x ^= sign;
+  std::uint32_t half;
+  if (x >= 0x47800000u) {  // 2^16 or more, infinity, NaN (quiet, keeping the top payload bits)
+    half = x > 0x7f800000u ? 0x7e00u | ((x >> 13) & 0x3ffu) : 0x7c00u;
+  } else if (x < 0x38800000u) {  // below 2^-14: subnormal or zero
+    constexpr std::uint32_t one_half = 126u << 23;
+    half = std::bit_cast<std::uint32_t>(std::bit_cast<float>(x) + std::bit_cast<float>(one_half)) - one_half;
+  } else {  // a carry out of the mantissa moves to the next binade, or to infinity
+    half = (x - (112u << 23) + 0xfffu + ((x >> 13) & 1u)) >> 13;
+  }
+  return static_cast<std::uint16_t>(half | (sign >> 16));
+}
+
+/// float -> bfloat16 bits, rounded to nearest even (NaN stays NaN, quiet).
+constexpr std::uint16_t float_to_bfloat16_bits(float value) {
+  const std::uint32_t x = std::bit_cast<std::uint32_t>(value);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x40u);
+  return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
 /// The exact float value of a 16-bit pattern in the same format.
 template <int ExpBits, int ManBits>
 constexpr float widen_float_bits(std::uint16_t bits) {
@@ -82,7 +109,9 @@ struct float16 {
   /// Rounds to nearest, ties to even (from float, double or any integer).
   template <class A>
     requires std::is_arithmetic_v<A>
-  constexpr explicit float16(A value) noexcept : bits(detail::narrow_float_bits<5, 10>(static_cast<double>(value))) {}
+  constexpr explicit float16(A value) noexcept
+      : bits(std::is_same_v<A, float> ? detail::float_to_half_bits(static_cast<float>(value))
+                                      : detail::narrow_float_bits<5, 10>(static_cast<double>(value))) {}
   static constexpr float16 from_bits(std::uint16_t raw) noexcept {
     float16 result{};
     result.bits = raw;
@@ -99,7 +128,9 @@ struct bfloat16 {
   /// Rounds to nearest, ties to even (from float, double or any integer).
   template <class A>
     requires std::is_arithmetic_v<A>
-  constexpr explicit bfloat16(A value) noexcept : bits(detail::narrow_float_bits<8, 7>(static_cast<double>(value))) {}
+  constexpr explicit bfloat16(A value) noexcept
+      : bits(std::is_same_v<A, float> ? detail::float_to_bfloat16_bits(static_cast<float>(value))
+                                      : detail::narrow_float_bits<8, 7>(static_cast<double>(value))) {}
   static constexpr bfloat16 from_bits(std::uint16_t raw) noexcept {
     bfloat16 result{};
     result.bits = raw;

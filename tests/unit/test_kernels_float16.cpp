@@ -66,6 +66,33 @@ void check_round_trip_and_midpoints(int mantissa_bits) {
   }
 }
 
+template <class Half>
+void check_float_path_matches_double_path() {
+  // Narrowing a float takes its own path; through double it takes the general one. They agree
+  // on every 127th float bit pattern (NaN payloads, subnormals, overflow included) and next to
+  // every 16-bit value and midpoint.
+  const auto agree = [](float f) { return Half(f).bits == Half(static_cast<double>(f)).bits; };
+  for (std::uint64_t raw = 0; raw <= 0xffffffffu; raw += 127) {
+    const float f = std::bit_cast<float>(static_cast<std::uint32_t>(raw));
+    ASSERT_TRUE(agree(f)) << "float bits 0x" << std::hex << raw;
+  }
+  for (std::uint32_t raw = 0; raw <= 0xffff; ++raw) {
+    const float value = Half::from_bits(static_cast<std::uint16_t>(raw));
+    if (std::isnan(value) || std::isinf(value)) continue;
+    float f = value;
+    for (int step = 0; step < 4; ++step) f = std::nextafter(f, 0.0f);
+    for (int step = 0; step < 8; ++step, f = std::nextafter(f, std::numeric_limits<float>::infinity()))
+      ASSERT_TRUE(agree(f)) << "near 0x" << std::hex << raw;
+    const float next = Half::from_bits(static_cast<std::uint16_t>(raw + 1));
+    if (std::isnan(next) || std::isinf(next) || std::signbit(next) != std::signbit(value)) continue;
+    const float mid = static_cast<float>((static_cast<double>(value) + next) / 2);
+    ASSERT_TRUE(agree(mid) && agree(std::nextafter(mid, 0.0f)) && agree(std::nextafter(mid, 1e30f))) << "midpoint 0x" << std::hex << raw;
+  }
+}
+
+TEST(Float16, FloatPathMatchesDoublePath) { check_float_path_matches_double_path<float16>(); }
+TEST(BFloat16, FloatPathMatchesDoublePath) { check_float_path_matches_double_path<bfloat16>(); }
+
 TEST(Float16, RoundTripAndNearestEven) { check_round_trip_and_midpoints<float16>(10); }
 TEST(BFloat16, RoundTripAndNearestEven) { check_round_trip_and_midpoints<bfloat16>(7); }
 

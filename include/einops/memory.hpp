@@ -1,9 +1,9 @@
 // Reuse of large result buffers.
 //
 // A fresh allocation of a large result is paid in page faults on first touch, often more than
-// the copy itself. Results of rearrange/reduce/repeat of at least 1 MiB are therefore taken from
-// a bounded, size-bucketed cache of buffers whose tensors are gone, and large buffers are
-// aligned to 2 MiB so that the kernel can back them with huge pages. The cache holds at most
+// the copy itself. Buffers of at least 1 MiB (results of rearrange/reduce/repeat, and Tensor<T>
+// and AnyTensor storage) are therefore taken from a bounded, size-bucketed cache of buffers whose
+// tensors are gone, and are aligned to 2 MiB so that the kernel can back them with huge pages. The cache holds at most
 // `buffer_cache_limit()` bytes; buffers beyond it are returned to the system at once.
 #pragma once
 

@@ -95,12 +95,12 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       s.kernel = TileKernel::transpose;
   }
 
-  // Blocks: a block's rows are tabulated (at most kMaxBlockRows); transposing blocks fit in L1.
+  // Blocks: a block's rows are tabulated (at most kMaxBlockRows).
   switch (s.kernel) {
     case TileKernel::transpose: {
       // Tall blocks of kTransposeRunBytes per row: the output is written in runs of up to
-      // kMaxBlockRows elements, the input read in runs of kTransposeRunBytes, and the kernel
-      // prefetches the next block to the right (columns of a band run consecutively: no groups).
+      // kMaxBlockRows elements, the input read in runs of kTransposeRunBytes; the kernel
+      // prefetches the next block, which is the one to the right (bands of whole rows, below).
       const std::int64_t line = 64 / es;
       s.block_rows = std::min(s.rows, kMaxBlockRows);
       s.block_cols = std::min(s.cols, std::max(line, kTransposeRunBytes / es));
@@ -126,13 +126,11 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       break;
   }
   // Groups of blocks spanning about kGroupSide elements each way (in-row and in-column pages).
+  // Transposes go in bands of whole rows instead, so that a block's successor reads the same rows.
   constexpr std::int64_t kGroupSide = 512;
-  s.group_rows = std::max<std::int64_t>(1, kGroupSide / s.block_rows);
-  s.group_cols = std::max<std::int64_t>(1, kGroupSide / s.block_cols);
-  if (s.kernel == TileKernel::transpose) {  // bands of whole rows: each block prefetches the next
-    s.group_rows = 1;
-    s.group_cols = (s.cols + s.block_cols - 1) / s.block_cols;
-  }
+  const bool bands = s.kernel == TileKernel::transpose;
+  s.group_rows = bands ? 1 : std::max<std::int64_t>(1, kGroupSide / s.block_rows);
+  s.group_cols = bands ? (s.cols + s.block_cols - 1) / s.block_cols : std::max<std::int64_t>(1, kGroupSide / s.block_cols);
 
   const std::int64_t tile = s.rows * s.cols * s.unit;
   if (s.outer_rank > 0 && tile < kBatchMinElements) {

@@ -41,6 +41,23 @@ struct Tile {
   std::int64_t next_rows, next_cols;
 };
 
+/// What a kernel prefetches while it copies batch entry `b` of `t`: the next entry, or after the
+/// last one the next block.
+template <class Word>
+struct NextRead {
+  const Word* in;
+  const std::int64_t* row_in;
+  std::int64_t rows, cols;
+
+  NextRead(const Tile<Word>& t, std::int64_t b) {
+    const bool last = b + 1 == t.batch;
+    in = last ? t.next_in : t.in + (b + 1) * t.batch_in;
+    row_in = last ? t.next_row_in : t.row_in;
+    rows = last ? t.next_rows : t.rows;
+    cols = last ? t.next_cols : t.cols;
+  }
+};
+
 template <class Word>
 bool aligned16(const Word* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
@@ -111,15 +128,12 @@ void UnitsTile(const Tile<Word>& t) {
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
-    const bool last = b + 1 == t.batch;
-    const Word* next_in = last ? t.next_in : in + t.batch_in;
-    const std::int64_t* next_row_in = last ? t.next_row_in : t.row_in;
-    const std::int64_t next_rows = last ? t.next_rows : t.rows, next_cols = last ? t.next_cols : t.cols;
+    const NextRead<Word> next(t, b);
     for (std::int64_t c = 0; c < t.cols; ++c)
       for (std::int64_t r = 0; r < t.rows; ++r) {
-        if (c < next_cols && r < next_rows)
+        if (c < next.cols && r < next.rows)
           for (std::int64_t line = 0; line < unit_lines; ++line)
-            hwy::Prefetch(next_in + next_row_in[r] + c * t.col_in + line * kLine);
+            hwy::Prefetch(next.in + next.row_in[r] + c * t.col_in + line * kLine);
         CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
       }
   }
@@ -224,10 +238,7 @@ void TransposeTileImpl(const Tile<Word>& t) {
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
-    const bool last = b + 1 == t.batch;
-    const Word* next_in = last ? t.next_in : in + t.batch_in;
-    const std::int64_t* next_row_in = last ? t.next_row_in : t.row_in;
-    const std::int64_t next_rows = last ? t.next_rows : t.rows, next_cols = last ? t.next_cols : t.cols;
+    const NextRead<Word> next(t, b);
     // Tiles start on an output cache line when every column starts at the same offset in one:
     // the rows before the first line boundary go with the edges.
     std::int64_t r_begin = 0;
@@ -235,10 +246,10 @@ void TransposeTileImpl(const Tile<Word>& t) {
       r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t c = 0; c < c_full; c += L) {
-      const bool prefetch = c < next_cols;
+      const bool prefetch = c < next.cols;
       for (std::int64_t r = r_begin; r < r_full; r += L) {
         if (prefetch)
-          for (std::int64_t i = r; i < std::min(r + L, next_rows); ++i) hwy::Prefetch(next_in + next_row_in[i] + c);
+          for (std::int64_t i = r; i < std::min(r + L, next.rows); ++i) hwy::Prefetch(next.in + next.row_in[i] + c);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;

@@ -154,6 +154,12 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   // writes. Piece p of lane l is partial[p * piece_stride + l].
   const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset, std::int64_t out_offset,
                           std::int64_t first, std::int64_t count) {
+    if constexpr (is_floating_element_v<T> && R != Reduction::prod) {
+      // Whole rows of contiguous outputs (outer mode) in vectors; a product may need its exact
+      // path and an empty reduction its own answer, one output at a time below.
+      if (count > 1 && s.pieces == 1 && s.reduced > 0 && lanes.out_stride == 1)
+        return finish_float(FloatFinishCall{s.type, partial, out + out_offset + first, count, R == Reduction::mean, s.reduced});
+    }
     for (std::int64_t l = 0; l < count; ++l) {
       Acc value = partial[l];
       if (s.pieces > 1) {

@@ -70,6 +70,20 @@ struct ReducedSteps {
   std::int64_t index[kMaxRank];
 };
 
+/// Arguments of the vectorised finish (float element types only): `count` accumulators become
+/// contiguous outputs, divided by `divisor` first when `divide` (means).
+struct FloatFinishCall {
+  DType type;
+  const void* accumulators;  // float (double for float64)
+  void* out;
+  std::int64_t count;
+  bool divide;
+  std::int64_t divisor;
+};
+
+/// Writes the outputs of a FloatFinishCall, bit-identical to ReduceOp::finish per output.
+void finish_float(const FloatFinishCall& call);
+
 using FloatReduceKernel = void (*)(const FloatReduceCall&);
 /// The SIMD kernels for the best instruction set of this CPU, looked up once per call.
 FloatReduceKernel float_reduce_kernel(ReduceMode mode);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include <einops/einops.hpp>
 
 #include "kernels/copy_schedule.hpp"
+#include "kernels/reduce_ops.hpp"
 #include "kernels/reduce_schedule.hpp"
 
 namespace {
@@ -568,6 +570,52 @@ TEST_P(EveryTarget, ProductsDoNotDependOnWhereTheyOverflow) {
   std::vector<float> with_nan(64, 1.0f);
   with_nan[63] = std::numeric_limits<float>::quiet_NaN();
   EXPECT_TRUE(std::isnan(product(with_nan)));
+}
+
+/// finish_float against the scalar finish (ReduceOp::finish, then the element type's conversion),
+/// bit for bit, on `values` and on them divided by each divisor; counts leave ragged tails.
+template <class T, class Acc>
+void check_vector_finish(const std::vector<Acc>& values) {
+  using Mean = einops::detail::ReduceOp<Reduction::mean, T>;
+  const auto bits = [](T x) {
+    if constexpr (sizeof(T) == 2) return x.bits;
+    else if constexpr (sizeof(T) == 4) return std::bit_cast<std::uint32_t>(x);
+    else return std::bit_cast<std::uint64_t>(x);
+  };
+  for (const std::int64_t divisor : {1, 3, 7, 1 << 20}) {
+    for (const bool divide : {false, true}) {
+      const auto count = static_cast<std::int64_t>(values.size()) - divisor % 5;  // ragged tails
+      std::vector<T> out(values.size() + 1, T(0.0f));
+      einops::detail::finish_float({einops::dtype_v<T>, values.data(), out.data(), count, divide, divisor});
+      for (std::int64_t i = 0; i < count; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        const T expected = divide ? Mean::finish(values[at], divisor) : static_cast<T>(values[at]);
+        ASSERT_EQ(bits(out[at]), bits(expected)) << "value " << values[at] << " divisor " << divisor << " divide " << divide;
+      }
+      EXPECT_EQ(bits(out[static_cast<std::size_t>(count)]), bits(T(0.0f))) << "wrote past the count";
+    }
+  }
+}
+
+TEST_P(EveryTarget, VectorFinishMatchesScalarFinish) {
+  // Every 4099th float bit pattern (NaN payloads, subnormals, overflow included), and floats next
+  // to every float16 value and midpoint (the ties, and the carries into the next binade).
+  std::vector<float> floats;
+  for (std::uint64_t raw = 0; raw <= 0xffffffffu; raw += 4099) floats.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(raw)));
+  for (std::uint32_t raw = 0; raw < 0xffff; ++raw) {
+    const float value = einops::float16::from_bits(static_cast<std::uint16_t>(raw));
+    const float next = einops::float16::from_bits(static_cast<std::uint16_t>(raw + 1));
+    if (!std::isfinite(value) || !std::isfinite(next) || std::signbit(next) != std::signbit(value)) continue;
+    const float mid = static_cast<float>((static_cast<double>(value) + next) / 2);
+    for (const float f : {value, mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e30f)}) floats.push_back(f);
+  }
+  check_vector_finish<einops::float16>(floats);
+  check_vector_finish<einops::bfloat16>(floats);
+  check_vector_finish<float>(floats);
+  std::vector<double> doubles;
+  for (std::uint64_t raw = 0; raw < (std::uint64_t{1} << 63); raw += (std::uint64_t{1} << 43) + 12345)
+    doubles.push_back(std::bit_cast<double>(raw | (raw % 3 == 0 ? std::uint64_t{1} << 63 : 0)));
+  check_vector_finish<double>(doubles);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, EveryTarget, ::testing::ValuesIn(targets()), target_name);

@@ -7,7 +7,7 @@
 // combines up to kGroupSteps reduced steps in registers (one load/store of the tile per group, a
 // fixed tree per group), and every kBlockSteps steps the tile joins a cascade. x86 min/max drop
 // NaN: inner mode tracks it in a mask; outer mode notes whether any went by and then reduces that
-// tile again with an exact step. Vectors are capped at 256 bits (see ReduceTag). Tails go through
+// tile again with an exact step. Loads are capped at 256 bits (see ReduceTag). Tails go through
 // a small identity-filled buffer, never past the end of the input.
 #include <algorithm>
 #include <bit>
@@ -35,11 +35,13 @@ constexpr std::int64_t kBlockSteps = 16;      // outer: reduced steps per pairwi
 constexpr std::int64_t kGroupSteps = 8;       // outer: reduced steps combined per pass over a tile
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
 
-/// Accumulator vectors are capped at 256 bits even where AVX-512 runs: tensors are rarely 64-byte
-/// aligned, and then every 512-bit load splits a cache line. Measured on Zen 5 (bench/README.md):
-/// 256-bit reductions read 1.1-1.6x faster than 512-bit ones.
-template <class Acc>
-using ReduceTag = hn::CappedTag<Acc, 32 / sizeof(Acc)>;
+/// Loads are capped at 256 bits even where AVX-512 runs: a caller's tensor is often not 64-byte
+/// aligned, and then every 512-bit load splits a cache line (Zen 5, float32 sum over 25 MB offset
+/// by 16 bytes: 0.39 ms with 256-bit loads, 0.64 ms with 512-bit ones). 16-bit floats widen to
+/// 512-bit accumulators from 256-bit loads: half the conversions (0.24 -> 0.19 ms for a float16
+/// mean over 12.8 MB, aligned or not).
+template <class T, class Acc = FloatCompute<T>>
+using ReduceTag = hn::CappedTag<Acc, (is_half_v<T> ? 64 : 32) / sizeof(Acc)>;
 
 /// N lanes of T, widened to the accumulator type.
 template <class T, class DA>
@@ -124,7 +126,7 @@ HWY_INLINE hn::Vec<DA> LoadTail(DA da, const T* p, std::int64_t count, hn::Vec<D
 template <Reduction R, class T>
 void InnerReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
-  const ReduceTag<Acc> da;
+  const ReduceTag<T> da;
   using Op = VectorOp<R, decltype(da)>;
   using V = hn::Vec<decltype(da)>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
@@ -237,7 +239,7 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
 template <Reduction R, class T>
 void OuterReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
-  const ReduceTag<Acc> da;
+  const ReduceTag<T> da;
   using Op = VectorOp<R, decltype(da)>;
   using V = hn::Vec<decltype(da)>;
   constexpr std::int64_t kOuterTile = 1024;

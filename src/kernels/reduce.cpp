@@ -132,7 +132,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
-      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target});
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target, s.pass_steps});
     } else {
       for (std::int64_t l = 0; l < count; ++l)
         target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops, s.red_rank);
@@ -297,8 +297,20 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   const auto element = static_cast<std::int64_t>(dtype_size(type));
   const std::int64_t output_bytes = std::max<std::int64_t>(s.reduced, 1) * element;
   if (s.mode == ReduceMode::outer) {
-    constexpr std::int64_t kLaneTile = 1024;  // the kernel's tile: chunks are whole tiles
-    s.lane_chunk = std::max<std::int64_t>(1, kChunkBytes / output_bytes / kLaneTile) * kLaneTile;
+    // The tile (see reduce_schedule.hpp): every contiguous output if they fit in L1, else equal
+    // tiles of up to kL2TileBytes, two steps per pass. Each lane's order of operations depends
+    // on pass_steps alone, never on the tile's width.
+    constexpr std::int64_t kL1TileBytes = 16 << 10, kL2TileBytes = 64 << 10;
+    const std::int64_t acc_size = type == DType::float64 ? 8 : 4;
+    const std::int64_t lanes = s.out_loops[static_cast<std::size_t>(s.out_rank - 1)].extent;
+    if (lanes * acc_size <= kL1TileBytes) {
+      s.lane_chunk = lanes;
+      s.pass_steps = 1;
+    } else {
+      const std::int64_t tiles = (lanes * acc_size + kL2TileBytes - 1) / kL2TileBytes;
+      s.lane_chunk = ((lanes + tiles - 1) / tiles + 63) / 64 * 64;
+      s.pass_steps = 2;
+    }
     return s;
   }
   s.output_chunk = std::max<std::int64_t>(1, kChunkBytes / output_bytes);

@@ -3,9 +3,9 @@
 // Assumptions: accumulators are float (double for float64); 16-bit floats are widened exactly;
 // `inner`: the innermost reduced loop has stride 1, U vector accumulators take consecutive
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
-// `outer`: lanes are neighbouring outputs accumulated in an L1 tile; each pass over the tile
-// combines up to kGroupSteps reduced steps in registers (one load/store of the tile per group, a
-// fixed tree per group), and every kBlockSteps steps the tile joins a cascade. x86 min/max drop
+// `outer`: lanes are neighbouring outputs accumulated in a tile; each pass over the tile adds one
+// or two reduced steps (the schedule's choice), and every kBlockSteps steps the tile joins a
+// cascade. x86 min/max drop
 // NaN: inner mode tracks it in a mask; outer mode notes whether any went by and then reduces that
 // tile again with an exact step. Loads are capped at 256 bits (see ReduceTag). Tails go through
 // a small identity-filled buffer, never past the end of the input.
@@ -31,8 +31,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr std::size_t U = 4;                  // independent vector accumulators
 constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
-constexpr std::int64_t kBlockSteps = 16;      // outer: reduced steps per pairwise block
-constexpr std::int64_t kGroupSteps = 8;       // outer: reduced steps combined per pass over a tile
+constexpr std::int64_t kBlockSteps = 64;      // outer: reduced steps per pairwise block
+constexpr std::int64_t kPassSteps = 2;        // outer: the most reduced steps in one pass over a tile
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
 
 /// Loads are capped at 256 bits even where AVX-512 runs: a caller's tensor is often not 64-byte
@@ -208,7 +208,7 @@ HWY_INLINE V Tree(Combine combine, const V* x) {
 template <int kCount, bool kWatchNaN, class T, class DA, class Step>
 HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
                                 hn::Vec<DA> identity) {
-  static_assert(kCount >= 1 && kCount <= kGroupSteps);
+  static_assert(kCount >= 1 && kCount <= kPassSteps);
   using V = hn::Vec<DA>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
   // NaN probe: a running sum of everything loaded is NaN if any input was (or, rarely, if
@@ -225,40 +225,57 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
   std::int64_t i = 0;
   for (; i < full; i += N)
     hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadWide(da, p); })), da, acc + i);
-  if (i < width) {
+  if (i < width) {  // the last lanes, through a buffer: neither read nor written past the tile
     const std::int64_t rest = width - i;
-    hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
-               da, acc + i);
+    HWY_ALIGN hn::TFromD<DA> tail[hn::MaxLanes(DA())];
+    hn::Store(step(LoadTail(da, acc + i, rest, identity), combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
+              da, tail);
+    std::memcpy(acc + i, tail, static_cast<std::size_t>(rest) * sizeof(tail[0]));
   }
   return kWatchNaN && !hn::AllFalse(da, hn::IsNaN(probe));
 }
 
-/// outer mode: `lanes` neighbouring outputs, contiguous in the input. Tiles of kOuterTile lanes
-/// accumulate in an L1 buffer while the reduced loops advance, so every step reads one long
-/// contiguous stretch (prefetch-friendly) instead of many short ones.
+/// outer mode: `lanes` neighbouring outputs, contiguous in the input, accumulated in place in
+/// `call.accumulators` (the tile) while the reduced loops advance. Each pass over the tile reads
+/// `call.pass_steps` (1 or 2) input rows: the fewer rows read side by side, the closer the walk is
+/// to one sequential stream, which the hardware prefetchers follow best (see ReduceSchedule).
 template <Reduction R, class T>
 void OuterReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
   const ReduceTag<T> da;
   using Op = VectorOp<R, decltype(da)>;
   using V = hn::Vec<decltype(da)>;
-  constexpr std::int64_t kOuterTile = 1024;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
   const V identity = Op::identity(da);
   const T* base = static_cast<const T*>(call.base);
-  Acc* out = static_cast<Acc*>(call.accumulators);
+  Acc* acc = static_cast<Acc*>(call.accumulators);
+  const std::int64_t width = call.lanes;
   const Loop* loops = call.red_loops;
   const int rank = call.red_rank;
   std::int64_t reduced = 1;
   for (int d = 0; d < rank; ++d) reduced *= loops[d].extent;
-  // Pairwise sums: one tile buffer per cascade level actually needed.
-  int levels = 1;
+  // Pairwise sums: one tile per cascade level actually needed, kept by the thread between calls
+  // (tiles reach 64 KB: a fresh allocation per call would fault its pages in every time).
+  int levels = 0;
   for (std::int64_t blocks = (reduced + kBlockSteps - 1) / kBlockSteps; blocks > 1; blocks = (blocks + 1) / 2) ++levels;
-  const std::size_t tile_slots = static_cast<std::size_t>(kOuterTile);
-  std::vector<Acc> storage(tile_slots * static_cast<std::size_t>(Op::kPairwise ? levels + 1 : 1));
-  Acc* acc = storage.data();
-  Acc* cascade = acc + tile_slots;
+  static thread_local std::vector<Acc> cascade_storage;
+  if constexpr (Op::kPairwise) {
+    const auto needed = static_cast<std::size_t>(levels * width);
+    if (cascade_storage.size() < needed) cascade_storage.resize(needed);
+  }
+  Acc* cascade = cascade_storage.data();
   std::uint64_t occupied = 0;
+  const auto fill = [&](Acc* tile, V value) {
+    std::int64_t j = 0;
+    for (; j + N <= width; j += N) hn::StoreU(value, da, tile + j);
+    for (; j < width; ++j) tile[j] = hn::GetLane(value);
+  };
+  // tile := tile + other (a cascade step), whole vectors then single lanes.
+  const auto add_into = [&](Acc* tile, const Acc* other) {
+    std::int64_t j = 0;
+    for (; j + N <= width; j += N) hn::StoreU(hn::Add(hn::LoadU(da, tile + j), hn::LoadU(da, other + j)), da, tile + j);
+    for (; j < width; ++j) tile[j] += other[j];
+  };
 
   // min/max take the plain x86 step (which lets NaN go) and only note whether a NaN went by; a
   // tile that saw one is reduced again with the exact step, where NaN wins and stays.
@@ -267,21 +284,19 @@ void OuterReduce(const FloatReduceCall& call) {
     return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(x)), hn::Add(a, x), Op::step(a, x));
   };
   // Returns whether a NaN went by (only watched with kWatchNaN).
-  const auto reduce_tile = [&]<bool kWatchNaN>(std::int64_t first, std::int64_t width, auto step) {
+  const auto reduce_tile = [&]<bool kWatchNaN>(auto step) {
     bool nan_seen = false;
-    for (std::int64_t i = 0; i < width; i += N) hn::StoreU(identity, da, acc + i);
+    fill(acc, identity);
     occupied = 0;
     std::int64_t steps_in_block = 0;
     ReducedSteps steps(loops, rank);
+    static_assert(kBlockSteps % kPassSteps == 0, "passes must not straddle pairwise blocks");
     for (std::int64_t remaining = reduced; remaining > 0;) {
-      const std::int64_t group = std::min<std::int64_t>(kGroupSteps, remaining);
-      const T* rows[kGroupSteps];
-      for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset + first;
-      // Whole groups in one pass; the few steps left at the end one pass each (one instantiation
-      // instead of one per group size: this file is compiled for every SIMD target).
-      static_assert(kBlockSteps % kGroupSteps == 0, "groups must not straddle pairwise blocks");
-      if (group == kGroupSteps) {
-        nan_seen |= AccumulateSteps<kGroupSteps, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      const std::int64_t group = std::min<std::int64_t>(call.pass_steps, remaining);
+      const T* rows[kPassSteps];
+      for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset;
+      if (group == kPassSteps) {
+        nan_seen |= AccumulateSteps<kPassSteps, kWatchNaN, T>(da, step, rows, acc, width, identity);
       } else {
         for (std::int64_t g = 0; g < group; ++g)
           nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows + g, acc, width, identity);
@@ -289,41 +304,30 @@ void OuterReduce(const FloatReduceCall& call) {
       remaining -= group;
       if constexpr (Op::kPairwise) {
         steps_in_block += group;
-        if (steps_in_block == kBlockSteps) {  // push the tile into the cascade, a binary counter
+        if (steps_in_block == kBlockSteps && remaining > 0) {  // into the cascade, a binary counter
           int level = 0;
           for (; (occupied >> level) & 1u; ++level) {
-            Acc* slot = cascade + static_cast<std::size_t>(level) * tile_slots;
-            for (std::int64_t j = 0; j < width; j += N)
-              hn::StoreU(hn::Add(hn::LoadU(da, slot + j), hn::LoadU(da, acc + j)), da, acc + j);
+            add_into(acc, cascade + static_cast<std::size_t>(level) * static_cast<std::size_t>(width));
             occupied &= ~(std::uint64_t{1} << level);
           }
-          std::memcpy(cascade + static_cast<std::size_t>(level) * tile_slots, acc,
-                      static_cast<std::size_t>((width + N - 1) / N * N) * sizeof(Acc));
+          std::memcpy(cascade + static_cast<std::size_t>(level) * static_cast<std::size_t>(width), acc,
+                      static_cast<std::size_t>(width) * sizeof(Acc));
           occupied |= std::uint64_t{1} << level;
-          for (std::int64_t j = 0; j < width; j += N) hn::StoreU(identity, da, acc + j);
+          fill(acc, identity);
           steps_in_block = 0;
         }
       }
     }
-    if constexpr (Op::kPairwise) {  // the last partial block, then the levels from low to high
+    if constexpr (Op::kPairwise) {  // the last block, then the levels from low to high
       for (int level = 0; level < levels; ++level)
-        if ((occupied >> level) & 1u) {
-          const Acc* slot = cascade + static_cast<std::size_t>(level) * tile_slots;
-          for (std::int64_t j = 0; j < width; j += N)
-            hn::StoreU(hn::Add(hn::LoadU(da, slot + j), hn::LoadU(da, acc + j)), da, acc + j);
-        }
+        if ((occupied >> level) & 1u) add_into(acc, cascade + static_cast<std::size_t>(level) * static_cast<std::size_t>(width));
     }
     return nan_seen;
   };
-  for (std::int64_t first = 0; first < call.lanes; first += kOuterTile) {
-    const std::int64_t width = std::min(kOuterTile, call.lanes - first);
-    if constexpr (Op::kExtremum) {
-      if (reduce_tile.template operator()<true>(first, width, fast_step))
-        reduce_tile.template operator()<false>(first, width, exact_step);
-    } else {
-      reduce_tile.template operator()<false>(first, width, fast_step);
-    }
-    std::memcpy(out + first, acc, static_cast<std::size_t>(width) * sizeof(Acc));
+  if constexpr (Op::kExtremum) {
+    if (reduce_tile.template operator()<true>(fast_step)) reduce_tile.template operator()<false>(exact_step);
+  } else {
+    reduce_tile.template operator()<false>(fast_step);
   }
 }
 

@@ -505,6 +505,17 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
     check_reduce_all<double>(outer, rng, "outer " + std::to_string(n));
     check_reduce_all<einops::bfloat16>(outer, rng, "outer bf16 " + std::to_string(n));
   }
+  // Outer mode beyond an L1 tile: two ragged tiles reading two steps per pass, and more steps
+  // than a pairwise block (the cascade).
+  {
+    Problem outer = permutation_problem({130, 5003}, {0, 1});
+    outer.reduced = {outer.dims[0]};
+    outer.dims.erase(outer.dims.begin());
+    outer.dims[0].out_stride = 1;
+    outer.out_size = 5003;
+    check_reduce_all<float>(outer, rng, "outer tiles");
+    check_reduce_all<einops::float16>(outer, rng, "outer tiles f16");
+  }
   // NaN anywhere wins min and max, in both vector modes.
   std::vector<float> data(64 * 40, 1.0f);
   data[37 * 40 + 3] = std::numeric_limits<float>::quiet_NaN();
@@ -664,6 +675,8 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{n / 64, 64}, "a b -> b", "mean"},             // few outputs, outer mode
       {{64, 64, n / 4096}, "a b c -> b", "sum"},      // strided reduced loops
       {{32, 64, n / 2048}, "b c hw -> b hw", "sum"},  // outer mode, many outputs
+      {{100, 20000}, "a b -> b", "sum"},              // outer mode, two tiles, pairwise cascade
+      {{64, n / 64}, "a b -> b", "max"},              // outer mode, two tiles
       {{32, 64, n / 2048}, "b c hw -> b c", "max"},
       {{16, 16, n / 256}, "a b c -> c b a", ""},      // a copy
   };

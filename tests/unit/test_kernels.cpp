@@ -296,6 +296,20 @@ TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   p.out_base = 1;
   p.out_size += 1;
   check_copy<std::uint64_t>(p, true, "stream transpose, output off by one element");
+  // Columns of whole cache lines take the wide streaming stores: every word size, the output
+  // starting 3 elements into a line (the rows before the first line boundary go separately).
+  const auto stream_lines = [&](auto word, std::int64_t rows, std::int64_t cols) {
+    using Word = decltype(word);
+    Problem q = permutation_problem({rows, cols}, {1, 0});
+    EXPECT_TRUE(einops::detail::make_copy_schedule(q.walk(true), sizeof(Word)).stream);
+    q.out_base = 3;
+    q.out_size += 3;
+    check_copy<Word>(q, true, "stream line transpose of " + std::to_string(sizeof(Word)) + "-byte words");
+  };
+  stream_lines(std::uint8_t{}, 4096, 2051);
+  stream_lines(std::uint16_t{}, 2048, 2053);
+  stream_lines(std::uint32_t{}, 2048, 1027);
+  stream_lines(std::uint64_t{}, 1024, 1029);
   // A fill streams only from 64 MiB on (the cache holds what it writes below that).
   Problem cached_fill;
   cached_fill.dims = {Dim{3, 1, 1100001}, Dim{1100001, 0, 1}};

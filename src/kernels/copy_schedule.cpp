@@ -52,12 +52,15 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   int col = -1;
   for (int d = 0; d < n && col < 0; ++d)
     if (!used[d] && dims[d].in_stride == s.unit) col = d;
-  // The rows: the chain of dimensions contiguous in the output just after the unit.
+  // The rows: the chain of dimensions contiguous in the output just after the unit. A chain that
+  // reads input is cut where it would pass a block's rows: the dimensions left become outer
+  // loops, which are visited in input order (below).
   for (std::int64_t expected = s.unit;;) {
     int next = -1;
     for (int d = 0; d < n && next < 0; ++d)
       if (!used[d] && d != col && dims[d].out_stride == expected) next = d;
     if (next < 0) break;
+    if (dims[next].in_stride != 0 && s.rows >= 16 && s.rows * dims[next].extent > kMaxBlockRows) break;
     used[next] = true;
     s.row_loops[s.row_rank++] = dims[next];
     s.rows *= dims[next].extent;
@@ -69,12 +72,8 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     s.col_in_stride = dims[col].in_stride;
     s.col_out_stride = dims[col].out_stride;
   }
-  // Outer loops by decreasing output stride: the innermost advances the output the least.
   for (int d = 0; d < n; ++d)
     if (!used[d]) s.outer[s.outer_rank++] = dims[d];
-  std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [](const Loop& a, const Loop& b) {
-    return magnitude(a.out_stride) > magnitude(b.out_stride);
-  });
 
   const auto es = static_cast<std::int64_t>(element_size);
   const std::int64_t register_rows = 16 / es;  // R of the R x R register transpose
@@ -94,6 +93,16 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     else if (s.rows >= register_rows && s.cols >= register_rows)
       s.kernel = TileKernel::transpose;
   }
+
+  // Outer loops by decreasing input stride, so that the next block continues the rows this one
+  // read (each input row then reads on, where the prefetches of the next block land, instead of
+  // jumping): `a b c d e -> e d c b a` [16,16,16,16,64] float32, best of 6 runs, 1.9 -> 1.1 ms one
+  // thread, 0.72 -> 0.57 ms two. A fill reads one element per column: by decreasing output
+  // stride, the innermost advancing the output the least.
+  const bool output_order = s.kernel == TileKernel::fill;
+  std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [output_order](const Loop& a, const Loop& b) {
+    return output_order ? magnitude(a.out_stride) > magnitude(b.out_stride) : magnitude(a.in_stride) > magnitude(b.in_stride);
+  });
 
   // Blocks: a block's rows are tabulated (at most kMaxBlockRows).
   switch (s.kernel) {

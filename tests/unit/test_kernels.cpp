@@ -288,6 +288,30 @@ TEST_P(EveryTarget, TransposesAtEveryOutputAlignment) {
   check_copy<std::uint16_t>(batched, true, "batched transpose");
 }
 
+TEST_P(EveryTarget, LongRowChainsAreCutAndOuterLoopsFollowTheInput) {
+  // a b c d e -> e d c b a: a, b, c and d are each contiguous in the output after the previous
+  // one. The row chain stops before it would pass a block's rows (a: 24 rows; a b: 384 > 256),
+  // and the rest are outer loops by decreasing input stride.
+  const Problem reversal = permutation_problem({24, 16, 5, 3, 40}, {4, 3, 2, 1, 0});
+  const auto schedule = einops::detail::make_copy_schedule(reversal.walk(true), 4);
+  EXPECT_EQ(schedule.kernel, einops::detail::TileKernel::transpose);
+  EXPECT_EQ(schedule.rows, 24);  // a alone: a b would be 384 rows
+  ASSERT_EQ(schedule.outer_rank, 3);
+  for (int i = 1; i < schedule.outer_rank; ++i)
+    EXPECT_GT(schedule.outer[static_cast<std::size_t>(i - 1)].in_stride, schedule.outer[static_cast<std::size_t>(i)].in_stride);
+  check_copy<std::uint32_t>(reversal, true, "reversal");
+  check_copy<std::uint8_t>(reversal, true, "reversal");
+  // A broadcast chain is never cut: a fill writes whole output rows.
+  Problem fill;
+  fill.dims = {Dim{3, 1, 600}, Dim{20, 0, 30}, Dim{30, 0, 1}};
+  fill.in_size = 3;
+  fill.out_size = 1800;
+  const auto fill_schedule = einops::detail::make_copy_schedule(fill.walk(false), 4);
+  EXPECT_EQ(fill_schedule.kernel, einops::detail::TileKernel::fill);
+  EXPECT_EQ(fill_schedule.rows, 600);
+  check_copy<std::uint32_t>(fill, false, "fill over two broadcast dimensions");
+}
+
 TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   // Over the streaming threshold (8 MiB), with ragged edges and a misaligned output start.
   Problem p = permutation_problem({1031, 1027}, {1, 0});

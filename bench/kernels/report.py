@@ -33,19 +33,21 @@ def machine():
 def main():
     results, readme, command = sys.argv[1], sys.argv[2], sys.argv[3]
     data = json.load(open(results))
-    times, counters = {}, {}
+    times, counters, order = {}, {}, {}
     for b in data["benchmarks"]:
         if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
             continue
         name = b["run_name"].split("/")[0]
         impl, label, dtype, threads = name.split("|")
         key = (label, dtype, int(threads))
+        # Rows in registration order (family_index), whatever order the repetitions ran in.
+        order[key] = min(order.get(key, math.inf), b.get("family_index", len(order)))
         scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
         times.setdefault(key, {})[impl] = b["real_time"] * scale
         if impl == "einops":
             counters[key] = b
     rows, groups = [], {}
-    for key in sorted(times, key=lambda k: (list(times).index(k))):
+    for key in sorted(times, key=lambda k: order[k]):
         t = times[key]
         if "einops" not in t or "reference" not in t:
             continue
@@ -76,7 +78,8 @@ def main():
             f"{f'{torch:.2f}x' if torch else 'n/a'} | {f'{eigen:.2f}x' if eigen else 'n/a'} |")
 
     alloc_rows = []
-    for key, t in times.items():
+    for key in sorted(times, key=lambda k: order[k]):
+        t = times[key]
         if "einops-alloc" not in t:
             continue
         label, dtype, threads = key
@@ -88,7 +91,7 @@ def main():
     text = [BEGIN, "## Kernels: permute, reduce, repeat (`scripts/bench`)", "",
             f"Measured {datetime.date.today().isoformat()} on {machine()}, "
             f"{context.get('num_cpus', '?')} CPUs reported by Google Benchmark; command: `{command}` "
-            "(Release, median of 5 repetitions; outputs preallocated).", "",
+            "(Release, median of 5 repetitions run in random order across all benchmarks; outputs preallocated).", "",
             "GB/s counts input plus output bytes. *% ref.* is einops' speed relative to the reference "
             "pass over the same bytes, run in the same process: `memcpy` of the output for "
             "permutations and repeats, a plain read of the input for reductions (both split over "

@@ -298,9 +298,8 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   const std::int64_t output_bytes = std::max<std::int64_t>(s.reduced, 1) * element;
   if (s.mode == ReduceMode::outer) {
     // The tile (see reduce_schedule.hpp): every contiguous output if they fit in L1 (one step per
-    // pass, two for 16-bit elements), else equal
-    // tiles of up to kL2TileBytes, two steps per pass. Each lane's order of operations depends
-    // on pass_steps alone, never on the tile's width.
+    // pass, two for 16-bit elements), else equal tiles of up to kL2TileBytes, two steps per pass.
+    // Each lane's order of operations depends on pass_steps alone, never on the tile's width.
     constexpr std::int64_t kL1TileBytes = 16 << 10, kL2TileBytes = 64 << 10;
     const std::int64_t acc_size = type == DType::float64 ? 8 : 4;
     const std::int64_t lanes = s.out_loops[static_cast<std::size_t>(s.out_rank - 1)].extent;

@@ -9,6 +9,9 @@ namespace {
 
 /// Bytes of each input row that one block of the transposing kernel reads.
 constexpr std::int64_t kTransposeRunBytes = 256;
+/// A row chain is cut (see make_copy_schedule) only once it holds this many rows: a register
+/// transpose's worth for every element size, and tiles of full output lines for 4-byte ones.
+constexpr std::int64_t kMinCutChainRows = 16;
 /// Elements a batched kernel call handles at least, so per-call overhead stays small.
 constexpr std::int64_t kBatchMinElements = 4096;
 /// Outputs at least this large are written with non-temporal stores: they would only evict the
@@ -60,7 +63,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     for (int d = 0; d < n && next < 0; ++d)
       if (!used[d] && d != col && dims[d].out_stride == expected) next = d;
     if (next < 0) break;
-    if (dims[next].in_stride != 0 && s.rows >= 16 && s.rows * dims[next].extent > kMaxBlockRows) break;
+    if (dims[next].in_stride != 0 && s.rows >= kMinCutChainRows && s.rows * dims[next].extent > kMaxBlockRows) break;
     used[next] = true;
     s.row_loops[s.row_rank++] = dims[next];
     s.rows *= dims[next].extent;

@@ -8,6 +8,7 @@
 // own conversion instruction, with its own NaN and rounding rules, is relied on.
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "reduce_schedule.hpp"
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "einops/detail/kernels.hpp"
+#include "einops/threads.hpp"
 #include "parallel.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
@@ -23,6 +24,8 @@ constexpr std::int64_t kMinInnerRun = 8;
 /// Input bytes per threading chunk, and per piece of a reduction split for few outputs.
 constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kPieceBytes = std::int64_t{1} << 20;
+/// Outer mode: the narrowest tile cut to give threads work (1 KB runs of float32).
+constexpr std::int64_t kMinSplitLanes = 256;
 /// Elements summed one after another in the scalar path before joining the pairwise cascade.
 constexpr std::int64_t kScalarBlock = 64;
 
@@ -312,6 +315,14 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
       const std::int64_t tiles = (lanes * acc_size + kL2TileBytes - 1) / kL2TileBytes;
       s.lane_chunk = ((lanes + tiles - 1) / tiles + 63) / 64 * 64;
       s.pass_steps = 2;
+    }
+    // Few rows of few tiles (`(n) c -> c`): narrower tiles, so that every thread has one; the
+    // tile's width never changes a result, so the thread count may choose it.
+    const std::int64_t rows = s.outputs / lanes;
+    const std::int64_t threads = get_num_threads();
+    if (rows * ((lanes + s.lane_chunk - 1) / s.lane_chunk) < threads && lanes >= 2 * kMinSplitLanes) {
+      const std::int64_t tiles = std::min((threads + rows - 1) / rows, lanes / kMinSplitLanes);
+      s.lane_chunk = ((lanes + tiles - 1) / tiles + kMinSplitLanes - 1) / kMinSplitLanes * kMinSplitLanes;
     }
     return s;
   }

@@ -5,10 +5,9 @@
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
 // `outer`: lanes are neighbouring outputs accumulated in a tile; each pass over the tile adds one
 // or two reduced steps (the schedule's choice), and every kBlockSteps steps the tile joins a
-// cascade. x86 min/max drop
-// NaN: inner mode tracks it in a mask; outer mode notes whether any went by and then reduces that
-// tile again with an exact step. Loads are capped at 256 bits (see ReduceTag). Tails go through
-// a small identity-filled buffer, never past the end of the input.
+// cascade. x86 min/max drop NaN: inner mode tracks it in a mask; outer mode notes whether any went
+// by and then reduces that tile again with an exact step. Loads are capped at 256 bits (see
+// ReduceTag). Tails go through a small identity-filled buffer, never past the end of the input.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -255,7 +254,8 @@ void OuterReduce(const FloatReduceCall& call) {
   std::int64_t reduced = 1;
   for (int d = 0; d < rank; ++d) reduced *= loops[d].extent;
   // Pairwise sums: one tile per cascade level actually needed, kept by the thread between calls
-  // (tiles reach 64 KB: a fresh allocation per call would fault its pages in every time).
+  // (tiles reach 64 KB: a fresh allocation per call would fault its pages in every time). It
+  // grows to the largest levels x tile seen: up to 64 KB more per doubling of the steps past 64.
   int levels = 0;
   for (std::int64_t blocks = (reduced + kBlockSteps - 1) / kBlockSteps; blocks > 1; blocks = (blocks + 1) / 2) ++levels;
   static thread_local std::vector<Acc> cascade_storage;

@@ -715,6 +715,7 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{32, 64, n / 2048}, "b c hw -> b hw", "sum"},  // outer mode, many outputs
       {{100, 20000}, "a b -> b", "sum"},              // outer mode, two tiles, pairwise cascade
       {{64, n / 64}, "a b -> b", "max"},              // outer mode, two tiles
+      {{2000, 1000}, "a b -> b", "sum"},              // one row, cut into tiles for the threads
       {{32, 64, n / 2048}, "b c hw -> b c", "max"},
       {{16, 16, n / 256}, "a b c -> c b a", ""},      // a copy
   };

@@ -122,8 +122,9 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       // 256 KiB blocks of few rows and long columns: each input row is read as one long
       // sequential run (the hardware prefetchers follow two such streams well), and each column
       // writes 2+ neighbouring runs, at least 128 bytes, so streaming stores fill whole lines.
-      // `a b c -> b a c` [256,1024,64], best of 6: 2 rows x 512 columns 2.5 ms one thread, 1.7 ms
-      // two; 128 x 8 (rows favoured, as before) 4.5-6.1 and 2.1-2.3 ms; 1 or 4 rows 3.3-3.4 ms.
+      // `a b c -> b a c` [256,1024,64], best of 6, input never written (reads hit the zero page):
+      // 2 rows x 512 columns 2.5 ms one thread, 1.7 ms two; 128 x 8 (rows favoured, as before)
+      // 4.5-6.1 and 2.1-2.3 ms; 1 or 4 rows 3.3-3.4 ms. With a written input, 2.5 and 1.4 ms.
       const std::int64_t unit_bytes = s.unit * es;
       const std::int64_t units_per_block = std::max<std::int64_t>(1, (256 * 1024) / unit_bytes);
       const std::int64_t rows_per_line_pair = std::max<std::int64_t>(2, (128 + unit_bytes - 1) / unit_bytes);

@@ -245,14 +245,16 @@ void TransposeTileImpl(const Tile<Word>& t) {
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
   const hn::Full128<Word> d;
   // 1- and 2-byte words take two 128-bit tiles per 256-bit vector (int8 `h w -> w h` 4096^2
-  // 2.3 -> 2.0 ms, float16 2.9 -> 2.6 ms); 4- and 8-byte words measured no faster that way.
+  // 2.3 -> 2.0 ms, float16 2.9 -> 2.6 ms, one thread, on inputs never written: their reads hit
+  // the zero page); 4- and 8-byte words measured no faster that way.
   const hn::CappedTag<Word, (sizeof(Word) <= 2 ? 32 : 16) / sizeof(Word)> dw;
   using WideV = hn::Vec<decltype(dw)>;
   constexpr auto W = static_cast<std::int64_t>(hn::MaxLanes(dw));
   HWY_ALIGN Word buffer[L * L];
   // Output lines leave the buffer in 256-bit vectors: streaming stores then take 2 store-buffer
   // entries per line instead of 4, and the transposes were waiting on those entries (perf: a
-  // third of the time on the store after a streaming one). One thread, best of 8-10 runs:
+  // third of the time on the store after a streaming one). One thread, best of 8-10 runs, on
+  // inputs never written (as above: the figures isolate the stores):
   // `b c h w -> b h w c` 1.66 -> 1.58 ms, `b h w c -> b c h w` 1.37 -> 1.25 ms, `a b c d e ->
   // e d c b a` 1.92 -> 1.74 ms, int8 / float16 `h w -> w h` 6-9% faster; float32 `h w -> w h`
   // 4% slower. (512-bit stores: no better.) Wide streams need aligned targets: every full

@@ -300,6 +300,7 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   const auto element = static_cast<std::int64_t>(dtype_size(type));
   const std::int64_t output_bytes = std::max<std::int64_t>(s.reduced, 1) * element;
   if (s.mode == ReduceMode::outer) {
+    if (s.outputs == 0) return s;  // nothing to write (run_reduce returns at once); no lanes to divide by
     // The tile (see reduce_schedule.hpp): every contiguous output if they fit in L1 (one step per
     // pass, two for 16-bit elements), else equal tiles of up to kL2TileBytes, two steps per pass.
     // Each lane's order of operations depends on pass_steps alone, never on the tile's width.

@@ -554,6 +554,16 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
     check_reduce_all<float>(outer, rng, "outer tiles");
     check_reduce_all<einops::float16>(outer, rng, "outer tiles f16");
   }
+  // No outputs: an empty contiguous output loop, and an empty outer one.
+  for (const auto& empty : {std::vector<std::int64_t>{0, 7}, std::vector<std::int64_t>{3, 0}}) {
+    Walk walk;
+    walk.push_output(empty[0], 0, 0);
+    walk.push_output(empty[1], 1, 1);
+    walk.push_reduced(5, 64);
+    float in[1] = {0.0f}, out[1] = {-1.0f};
+    einops::detail::reduce_strided(DType::float32, Reduction::sum, in, out, walk);
+    EXPECT_EQ(out[0], -1.0f);  // nothing written
+  }
   // NaN anywhere wins min and max, in both vector modes.
   std::vector<float> data(64 * 40, 1.0f);
   data[37 * 40 + 3] = std::numeric_limits<float>::quiet_NaN();

@@ -91,7 +91,7 @@ def main():
     text = [BEGIN, "## Kernels: permute, reduce, repeat (`scripts/bench`)", "",
             f"Measured {datetime.date.today().isoformat()} on {machine()}, "
             f"{context.get('num_cpus', '?')} CPUs reported by Google Benchmark; command: `{command}` "
-            "(Release, median of 5 repetitions run in random order across all benchmarks; outputs preallocated).", "",
+            "(Release, median of 5 repetitions; outputs preallocated).", "",
             "GB/s counts input plus output bytes. *% ref.* is einops' speed relative to the reference "
             "pass over the same bytes, run in the same process: `memcpy` of the output for "
             "permutations and repeats, a plain read of the input for reductions (both split over "

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
 
 #include "hwy_config.hpp"
@@ -102,13 +103,10 @@ void FinishTyped(const FloatFinishCall& call) {
 }
 
 void FinishFloat(const FloatFinishCall& call) {
-  switch (call.type) {
-    case DType::float32: return FinishTyped<float, float>(call);
-    case DType::float64: return FinishTyped<double, double>(call);
-    case DType::float16: return FinishTyped<float16, float>(call);
-    case DType::bfloat16: return FinishTyped<bfloat16, float>(call);
-    default: return;
-  }
+  visit_floating_dtype(call.type, [&](auto tag) {
+    using T = decltype(tag);
+    FinishTyped<T, FloatCompute<T>>(call);
+  });
 }
 
 }  // namespace einops::detail::HWY_NAMESPACE

@@ -24,6 +24,19 @@ inline constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T
 template <class T>
 using FloatCompute = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
+/// Calls `f(T{})` for the floating element type T of `type` (the SIMD reductions' types); does
+/// nothing for any other type.
+template <class F>
+void visit_floating_dtype(DType type, F&& f) {
+  switch (type) {
+    case DType::float32: return f(float{});
+    case DType::float64: return f(double{});
+    case DType::float16: return f(float16{});
+    case DType::bfloat16: return f(bfloat16{});
+    default: return;
+  }
+}
+
 template <class T>
 constexpr bool is_nan(T x) {
   return x != x;  // NOLINT(misc-redundant-expression): NaN test for every floating type

@@ -345,13 +345,7 @@ void ReduceTyped(const FloatReduceCall& call) {
 
 template <bool kInner>
 void ReduceFloat(const FloatReduceCall& call) {
-  switch (call.type) {
-    case DType::float32: return ReduceTyped<float, kInner>(call);
-    case DType::float64: return ReduceTyped<double, kInner>(call);
-    case DType::float16: return ReduceTyped<float16, kInner>(call);
-    case DType::bfloat16: return ReduceTyped<bfloat16, kInner>(call);
-    default: return;
-  }
+  visit_floating_dtype(call.type, [&](auto tag) { ReduceTyped<decltype(tag), kInner>(call); });
 }
 
 void ReduceFloatInner(const FloatReduceCall& call) { ReduceFloat<true>(call); }

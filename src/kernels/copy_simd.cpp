@@ -234,10 +234,12 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 /// Cache-line tiles: L x L elements (L = 64 bytes / element size) are transposed through an L1
 /// buffer with R x R register transposes, so every input line is read whole at once and every
 /// output line written whole at once. Power-of-two strides then cost no conflict misses, and
-/// streaming stores always fill complete lines. Column strips run outermost: the block's output
-/// is written L rows at a time in long runs (many rows advancing a line at a time measured 2x
-/// slower to write), and each tile prefetches the lines that the next batch entry or block reads
-/// at the same place (each row's reads are too short for the hardware prefetchers to follow).
+/// streaming stores always fill complete lines. Bands of L rows run outermost, so each input
+/// row's lines are read one after another along the block (the hardware prefetchers follow them,
+/// and a line fetched with its neighbour is used before rows far apart evict it): on Zen 4, with
+/// real inputs, 0.55-0.93x the time of column strips outermost (`a b c d e -> e d c b a` and
+/// `b c h w -> b h w c` gained most). Each tile also prefetches the lines that the next batch
+/// entry or block reads at the same place (without it, 1.1-1.4x the time).
 template <class Word, bool kStream>
 void TransposeTileImpl(const Tile<Word>& t) {
   constexpr std::size_t R = 16 / sizeof(Word);
@@ -273,11 +275,11 @@ void TransposeTileImpl(const Tile<Word>& t) {
     if ((t.col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 == 0)
       r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
-    for (std::int64_t c = 0; c < c_full; c += L) {
-      const bool prefetch = c < next.cols;
-      for (std::int64_t r = r_begin; r < r_full; r += L) {
-        if (prefetch)
-          for (std::int64_t i = r; i < std::min(r + L, next.rows); ++i) hwy::Prefetch(next.in + next.row_in[i] + c);
+    for (std::int64_t r = r_begin; r < r_full; r += L) {
+      const std::int64_t prefetch_end = std::min(r + L, next.rows);
+      for (std::int64_t c = 0; c < c_full; c += L) {
+        if (c < next.cols)
+          for (std::int64_t i = r; i < prefetch_end; ++i) hwy::Prefetch(next.in + next.row_in[i] + c);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;

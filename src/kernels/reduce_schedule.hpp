@@ -4,13 +4,13 @@
 // Modes: `inner` when the innermost reduced loop is contiguous (vectors along the reduction,
 // blocked pairwise sums), `outer` when an output loop is contiguous in the input (vectors across
 // neighbouring outputs), `scalar` otherwise and for integer and bool elements.
-// Outer mode reads its input as close to one sequential stream as it can: a tile holds all the
-// contiguous outputs when they fit in L1, so the reduced steps are read one whole run after
-// another; longer runs are cut into tiles of up to 64 KB (in L2) that read two steps per pass,
-// halving the tile's own traffic. On Zen 5, in a standalone loop over [32,64,56,56] float32,
-// reading 4 or 8 rows side by side in 4 KB tiles ran at 32-44% of a plain read pass; one whole
-// row per pass (`b c h w -> b h w`) at 73-81%, two rows per pass in 64 KB tiles (`-> c h w`) at
-// 62-64%.
+// Outer mode reads its input in long runs: a tile holds all the contiguous outputs when they fit
+// in L1 (else tiles of up to 64 KB, in L2), and each pass over it adds eight reduced steps, so
+// the tile's own loads and stores are an eighth of the input's. On Zen 5, in a standalone loop
+// over [32,64,56,56] float32, reading 4 or 8 rows side by side in 4 KB tiles ran at 32-44% of a
+// plain read pass, whole rows one per pass at 73-81%. On Zen 4 (bench_kernels, best of 4
+// alternating runs), eight steps per pass took 0.68-0.80x the time of one or two (`b c h w ->
+// b h w` sum, float16 mean) and 0.82-0.86x that of four (`-> c h w` max); sixteen, 1.4x.
 // Threads take fixed chunks of outputs; when there are few outputs and much to reduce, the
 // outermost reduced loop is also cut into fixed pieces whose partial results are combined in
 // order, so results never depend on the thread count.
@@ -28,6 +28,9 @@ namespace einops::detail {
 
 enum class ReduceMode : std::uint8_t { scalar, inner, outer };
 
+/// Reduced steps added per pass over an outer-mode tile (see above).
+inline constexpr std::int64_t kOuterPassSteps = 8;
+
 struct ReduceSchedule {
   DType type = DType::float32;
   Reduction reduction = Reduction::sum;
@@ -42,7 +45,7 @@ struct ReduceSchedule {
   std::int64_t piece_extent = 0;  // red_loops[0] extent per piece
   std::int64_t output_chunk = 1;  // outputs per threading chunk (inner and scalar modes)
   std::int64_t lane_chunk = 1;    // outer mode: lanes per kernel call and threading task (the tile)
-  std::int64_t pass_steps = 1;    // outer mode: reduced steps added per pass over the tile (1 or 2)
+  std::int64_t pass_steps = 1;    // outer mode: reduced steps added per pass over the tile (1, 2, 4 or 8)
 };
 
 ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk);

@@ -31,7 +31,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr std::size_t U = 4;                  // independent vector accumulators
 constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
 constexpr std::int64_t kBlockSteps = 64;      // outer: reduced steps per pairwise block
-constexpr std::int64_t kPassSteps = 2;        // outer: the most reduced steps in one pass over a tile
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
 
 /// Loads are capped at 256 bits even where AVX-512 runs: a caller's tensor is often not 64-byte
@@ -207,7 +206,7 @@ HWY_INLINE V Tree(Combine combine, const V* x) {
 template <int kCount, bool kWatchNaN, class T, class DA, class Step>
 HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
                                 hn::Vec<DA> identity) {
-  static_assert(kCount >= 1 && kCount <= kPassSteps);
+  static_assert(kCount >= 1 && kCount <= kOuterPassSteps);
   using V = hn::Vec<DA>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
   // NaN probe: a running sum of everything loaded is NaN if any input was (or, rarely, if
@@ -236,8 +235,9 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
 
 /// outer mode: `lanes` neighbouring outputs, contiguous in the input, accumulated in place in
 /// `call.accumulators` (the tile) while the reduced loops advance. Each pass over the tile reads
-/// `call.pass_steps` (1 or 2) input rows: the fewer rows read side by side, the closer the walk is
-/// to one sequential stream, which the hardware prefetchers follow best (see ReduceSchedule).
+/// `call.pass_steps` (1, 2, 4 or 8) input rows, combined in registers by a fixed tree before the
+/// tile is loaded and stored once (see ReduceSchedule). A shorter last pass (an uneven count of
+/// steps) is one pass when it holds 2 or 4 steps, else one pass per step.
 template <Reduction R, class T>
 void OuterReduce(const FloatReduceCall& call) {
   using Acc = FloatCompute<T>;
@@ -290,13 +290,17 @@ void OuterReduce(const FloatReduceCall& call) {
     occupied = 0;
     std::int64_t steps_in_block = 0;
     ReducedSteps steps(loops, rank);
-    static_assert(kBlockSteps % kPassSteps == 0, "passes must not straddle pairwise blocks");
+    static_assert(kBlockSteps % kOuterPassSteps == 0, "passes must not straddle pairwise blocks");
     for (std::int64_t remaining = reduced; remaining > 0;) {
       const std::int64_t group = std::min<std::int64_t>(call.pass_steps, remaining);
-      const T* rows[kPassSteps];
+      const T* rows[kOuterPassSteps];
       for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset;
-      if (group == kPassSteps) {
-        nan_seen |= AccumulateSteps<kPassSteps, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      if (group == 8) {
+        nan_seen |= AccumulateSteps<8, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      } else if (group == 4) {
+        nan_seen |= AccumulateSteps<4, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      } else if (group == 2) {
+        nan_seen |= AccumulateSteps<2, kWatchNaN, T>(da, step, rows, acc, width, identity);
       } else {
         for (std::int64_t g = 0; g < group; ++g)
           nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows + g, acc, width, identity);

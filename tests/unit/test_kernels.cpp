@@ -543,8 +543,19 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
     check_reduce_all<double>(outer, rng, "outer " + std::to_string(n));
     check_reduce_all<einops::bfloat16>(outer, rng, "outer bf16 " + std::to_string(n));
   }
-  // Outer mode beyond an L1 tile: two ragged tiles reading two steps per pass, and more steps
-  // than a pairwise block (the cascade).
+  // Outer mode passes add eight steps at a time: every shorter last pass (1 to 7 steps, one
+  // pass of 2 or 4, or single steps), after zero to two full passes.
+  for (const std::int64_t steps : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20}) {
+    Problem outer = permutation_problem({steps, 37}, {0, 1});
+    outer.reduced = {outer.dims[0]};
+    outer.dims.erase(outer.dims.begin());
+    outer.dims[0].out_stride = 1;
+    outer.out_size = 37;
+    check_reduce_all<float>(outer, rng, "outer steps " + std::to_string(steps));
+    check_reduce_all<einops::float16>(outer, rng, "outer f16 steps " + std::to_string(steps));
+  }
+  // Outer mode beyond an L1 tile: two ragged tiles, and more steps than a pairwise block (the
+  // cascade) with a last pass of two.
   {
     Problem outer = permutation_problem({130, 5003}, {0, 1});
     outer.reduced = {outer.dims[0]};

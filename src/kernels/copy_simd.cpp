@@ -333,7 +333,25 @@ void TransposeTile(const Tile<Word>& t) {
 
 // ---- 2 to 4 rows or columns: Highway's interleaved loads and stores -----------------------------
 
-template <class Word, int K, class D>
+/// Stores K vectors of `d` interleaved at `out`: straight there, or with streaming stores through
+/// an L1 buffer (Highway's interleaved stores have no streaming form); `out` is vector-aligned.
+template <int K, bool kStream, class D, class V = hn::Vec<D>>
+HWY_INLINE void StoreInterleaved(D d, V v0, V v1, V v2, V v3, hn::TFromD<D>* HWY_RESTRICT out) {
+  HWY_ALIGN hn::TFromD<D> buffer[kStream ? 4 * hn::MaxLanes(d) : 1];
+  hn::TFromD<D>* target = kStream ? buffer : out;
+  if constexpr (K == 2)
+    hn::StoreInterleaved2(v0, v1, d, target);
+  else if constexpr (K == 3)
+    hn::StoreInterleaved3(v0, v1, v2, d, target);
+  else
+    hn::StoreInterleaved4(v0, v1, v2, v3, d, target);
+  if constexpr (kStream) {
+    const std::size_t lanes = hn::Lanes(d);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) hn::Stream(hn::Load(d, buffer + k * lanes), d, out + k * lanes);
+  }
+}
+
+template <class Word, int K, bool kStream, class D>
 void InterleaveTileImpl(const Tile<Word>& t, D d) {
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   for (std::int64_t b = 0; b < t.batch; ++b) {
@@ -345,17 +363,25 @@ void InterleaveTileImpl(const Tile<Word>& t, D d) {
     const Word* row3 = in + t.row_in[K > 3 ? 3 : 0];
     std::int64_t c = 0;
     for (; c + lanes <= t.cols; c += lanes) {
-      if constexpr (K == 2)
-        hn::StoreInterleaved2(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), d, out + c * K);
-      else if constexpr (K == 3)
-        hn::StoreInterleaved3(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), hn::LoadU(d, row2 + c), d, out + c * K);
-      else
-        hn::StoreInterleaved4(hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), hn::LoadU(d, row2 + c),
-                              hn::LoadU(d, row3 + c), d, out + c * K);
+      const auto v2 = K > 2 ? hn::LoadU(d, row2 + c) : hn::Zero(d);
+      const auto v3 = K > 3 ? hn::LoadU(d, row3 + c) : hn::Zero(d);
+      StoreInterleaved<K, kStream>(d, hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), v2, v3, out + c * K);
     }
     for (; c < t.cols; ++c)
       for (std::int64_t r = 0; r < K; ++r) out[c * K + r] = in[t.row_in[r] + c];
   }
+}
+
+template <class Word, int K, class D>
+void InterleaveTileRows(const Tile<Word>& t, D d) {
+  // Large outputs stream when every vector of interleaved output is aligned (`b (h h2) (w w2) c
+  // -> b h w (c h2 w2)`: each (b, h, w) writes one aligned run).
+  const auto vector_bytes = static_cast<std::int64_t>(hn::Lanes(d) * sizeof(Word));
+  const auto es = static_cast<std::int64_t>(sizeof(Word));
+  if (t.stream && reinterpret_cast<std::uintptr_t>(t.out) % static_cast<std::uintptr_t>(vector_bytes) == 0 &&
+      (t.batch_out * es) % vector_bytes == 0)
+    return InterleaveTileImpl<Word, K, true>(t, d);
+  InterleaveTileImpl<Word, K, false>(t, d);
 }
 
 template <class Word>
@@ -365,13 +391,13 @@ void InterleaveTile(const Tile<Word>& t) {
   const hn::ScalableTag<Word> full;
   if (t.cols < 4 * static_cast<std::int64_t>(hn::Lanes(full))) {
     const hn::CappedTag<Word, 16 / sizeof(Word)> narrow;
-    if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t, narrow);
-    if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t, narrow);
-    return InterleaveTileImpl<Word, 4>(t, narrow);
+    if (t.rows == 2) return InterleaveTileRows<Word, 2>(t, narrow);
+    if (t.rows == 3) return InterleaveTileRows<Word, 3>(t, narrow);
+    return InterleaveTileRows<Word, 4>(t, narrow);
   }
-  if (t.rows == 2) return InterleaveTileImpl<Word, 2>(t, full);
-  if (t.rows == 3) return InterleaveTileImpl<Word, 3>(t, full);
-  return InterleaveTileImpl<Word, 4>(t, full);
+  if (t.rows == 2) return InterleaveTileRows<Word, 2>(t, full);
+  if (t.rows == 3) return InterleaveTileRows<Word, 3>(t, full);
+  return InterleaveTileRows<Word, 4>(t, full);
 }
 
 template <class Word, int J>

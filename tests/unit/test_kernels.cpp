@@ -165,17 +165,23 @@ void for_each_index(const std::vector<Dim>& dims, Visit visit) {
   }
 }
 
+/// With `line_aligned_output`, the output's first element (out_base) starts a cache line.
 template <class Word>
-void check_copy(const Problem& p, bool merged, const std::string& context) {
+void check_copy(const Problem& p, bool merged, const std::string& context, bool line_aligned_output = false) {
   std::vector<Word> in(static_cast<std::size_t>(p.in_size));
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<Word>(i * 2654435761u + 7);
-  std::vector<Word> out(static_cast<std::size_t>(p.out_size), Word{0});
-  std::vector<Word> expected = out;
+  constexpr std::size_t kLineWords = 64 / sizeof(Word);
+  std::vector<Word> buffer(static_cast<std::size_t>(p.out_size) + kLineWords, Word{0});
+  std::size_t shift = 0;
+  if (line_aligned_output)
+    while (reinterpret_cast<std::uintptr_t>(buffer.data() + shift + static_cast<std::size_t>(p.out_base)) % 64 != 0) ++shift;
+  Word* out = buffer.data() + shift;
+  std::vector<Word> expected(static_cast<std::size_t>(p.out_size), Word{0});
   for_each_index(p.dims, [&](std::int64_t i, std::int64_t o) {
     expected[static_cast<std::size_t>(p.out_base + o)] = in[static_cast<std::size_t>(p.in_base + i)];
   });
-  einops::detail::copy_strided(sizeof(Word), in.data() + p.in_base, out.data() + p.out_base, p.walk(merged));
-  ASSERT_EQ(out, expected) << context;
+  einops::detail::copy_strided(sizeof(Word), in.data() + p.in_base, out + p.out_base, p.walk(merged));
+  ASSERT_EQ(std::vector<Word>(out, out + p.out_size), expected) << context;
 }
 
 TEST_P(EveryTarget, CopyMatchesReferenceOnRandomWalks) {
@@ -334,6 +340,18 @@ TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   stream_lines(std::uint16_t{}, 2048, 2053);
   stream_lines(std::uint32_t{}, 2048, 1027);
   stream_lines(std::uint64_t{}, 1024, 1029);
+  // Interleaving 2-4 rows streams through its L1 buffer when the output is aligned, and stores
+  // in place when it is not.
+  for (const std::int64_t k : {2, 3, 4}) {
+    Problem q = permutation_problem({k, 1100003}, {1, 0});
+    const einops::detail::CopySchedule schedule = einops::detail::make_copy_schedule(q.walk(true), 4);
+    EXPECT_EQ(schedule.kernel, einops::detail::TileKernel::interleave);
+    EXPECT_TRUE(schedule.stream);
+    check_copy<std::uint32_t>(q, true, "stream interleave of " + std::to_string(k) + " rows", true);
+    q.out_base = 1;
+    q.out_size += 1;
+    check_copy<std::uint32_t>(q, true, "interleave of " + std::to_string(k) + " rows, output off by one element");
+  }
   // A fill streams only from 64 MiB on (the cache holds what it writes below that).
   Problem cached_fill;
   cached_fill.dims = {Dim{3, 1, 1100001}, Dim{1100001, 0, 1}};

@@ -30,6 +30,31 @@ constexpr std::int64_t kMaxChunkBytes = std::int64_t{4} << 20;
 
 std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
+/// Whether the rows of one band of a transposing block (a cache line's worth of output elements,
+/// 64 / element size rows) put more than kMaxBandRowsPerL1Set of their lines in one L1 set (64
+/// sets of 64-byte lines on x86-64 cores): power-of-two row strides put them all in one.
+constexpr std::int64_t kL1Sets = 64;
+constexpr std::int64_t kMaxBandRowsPerL1Set = 4;  // half of an 8-way set: room for output lines and prefetches
+
+bool band_rows_share_l1_sets(const CopySchedule& s, std::int64_t element_size) {
+  const std::int64_t band = std::min(s.rows, 64 / element_size);
+  std::array<std::int64_t, kMaxRank> index{};
+  std::array<std::int64_t, kL1Sets> rows_per_set{};
+  std::int64_t offset = 0;  // in elements, from the band's first row
+  for (std::int64_t r = 0; r < band; ++r) {
+    // Arithmetic shift: negative offsets fall in sets as the addresses would.
+    if (++rows_per_set[static_cast<std::size_t>(((offset * element_size) >> 6) & (kL1Sets - 1))] > kMaxBandRowsPerL1Set)
+      return true;
+    for (int i = 0; i < s.row_rank; ++i) {
+      offset += s.row_loops[i].in_stride;
+      if (++index[i] < s.row_loops[i].extent) break;
+      offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
+      index[i] = 0;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
@@ -156,6 +181,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     s.block_batch = std::min(extent, (kBatchMinElements * 4 + tile - 1) / tile);
   }
   s.stream = s.total * es >= (s.kernel == TileKernel::fill ? kFillStreamMinBytes : kStreamMinBytes);
+  s.stage_rows = s.kernel == TileKernel::transpose && band_rows_share_l1_sets(s, es);
 
   const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
   std::int64_t outer_count = 1;

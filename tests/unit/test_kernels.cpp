@@ -294,6 +294,34 @@ TEST_P(EveryTarget, TransposesAtEveryOutputAlignment) {
   check_copy<std::uint16_t>(batched, true, "batched transpose");
 }
 
+TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {
+  // Input rows a multiple of 1 KB apart put a band's lines in a few L1 sets: the transposing
+  // kernel copies them to an L1 buffer before reading them (stage_rows). Rows 3136 bytes apart
+  // spread over every set and are read in place. Both, at output offsets inside and on a line.
+  const Problem crowded = permutation_problem({200, 1024}, {1, 0});
+  const Problem spread = permutation_problem({200, 3136}, {1, 0});
+  for (const std::size_t element_size : {1, 2, 4, 8}) {
+    EXPECT_TRUE(einops::detail::make_copy_schedule(crowded.walk(true), element_size).stage_rows) << element_size;
+    EXPECT_FALSE(einops::detail::make_copy_schedule(spread.walk(true), element_size).stage_rows) << element_size;
+  }
+  for (const std::int64_t offset : {0, 1, 16, 40}) {
+    for (const Problem& base : {crowded, spread}) {
+      Problem p = base;
+      p.out_base = offset;
+      p.out_size += offset;
+      const std::string context = std::string(&base == &crowded ? "crowded" : "spread") + " rows, output offset " +
+                                  std::to_string(offset);
+      check_copy<std::uint8_t>(p, true, context + " u8", true);
+      check_copy<std::uint16_t>(p, true, context + " u16", true);
+      if (HasFatalFailure()) return;
+    }
+  }
+  // Rows of a chain of dimensions (no single stride) are placed one by one.
+  const Problem chain = permutation_problem({4, 16, 8, 512}, {3, 2, 1, 0});
+  EXPECT_TRUE(einops::detail::make_copy_schedule(chain.walk(true), 1).stage_rows);
+  check_copy<std::uint8_t>(chain, true, "crowded row chain u8", true);
+}
+
 TEST_P(EveryTarget, LongRowChainsAreCutAndOuterLoopsFollowTheInput) {
   // a b c d e -> e d c b a: a, b, c and d are each contiguous in the output after the previous
   // one. The row chain stops before it would pass a block's rows (a: 24 rows; a b: 384 > 256),
@@ -340,6 +368,23 @@ TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
   stream_lines(std::uint16_t{}, 2048, 2053);
   stream_lines(std::uint32_t{}, 2048, 1027);
   stream_lines(std::uint64_t{}, 1024, 1029);
+  // Output lines straight from 512-bit registers (1- and 2-byte words): line-aligned columns, with
+  // input rows in place and copied to L1 first; columns 16 bytes past a line take 128-bit streams.
+  const auto stream_aligned = [&](auto word, std::int64_t rows, std::int64_t cols, bool crowded) {
+    using Word = decltype(word);
+    const Problem q = permutation_problem({rows, cols}, {1, 0});
+    const einops::detail::CopySchedule schedule = einops::detail::make_copy_schedule(q.walk(true), sizeof(Word));
+    EXPECT_TRUE(schedule.stream);
+    EXPECT_EQ(schedule.stage_rows, crowded);
+    check_copy<Word>(q, true, "aligned stream transpose of " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                                  std::to_string(sizeof(Word)) + "-byte words", true);
+  };
+  stream_aligned(std::uint8_t{}, 4096, 2048, true);
+  stream_aligned(std::uint8_t{}, 4096, 2100, false);
+  stream_aligned(std::uint8_t{}, 4112, 2100, false);
+  stream_aligned(std::uint8_t{}, 4096, 2051, true);  // 2051 bytes: 32 lines and a little, four sets for 64 rows
+  stream_aligned(std::uint16_t{}, 2048, 2048, true);
+  stream_aligned(std::uint16_t{}, 2056, 2100, false);
   // Interleaving 2-4 rows streams through its L1 buffer when the output is aligned, and stores
   // in place when it is not.
   for (const std::int64_t k : {2, 3, 4}) {

@@ -1,9 +1,10 @@
 // Executes a CopySchedule: tile kernels compiled once per instruction set (Highway), chosen at
 // run time for this CPU, once per call.
 // Assumptions: strides in elements; elements move as opaque unsigned words of 1, 2, 4 or 8 bytes;
-// register transposes use 128-bit vectors (R x R, R = 16 / element size) on every target, the
-// interleaving kernels full-width vectors; non-temporal stores need 16-byte aligned addresses
-// and are used only where every address of the tile is aligned.
+// register transposes work on 128-bit blocks (R x R, R = 16 / element size) on every target,
+// stacked four to a vector where vectors are 512 bits; the interleaving kernels use full-width
+// vectors; non-temporal stores need aligned addresses and are used only where every address of
+// the tile is aligned.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -338,9 +339,9 @@ HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, s
 /// Transposes for vectors of a whole cache line (512 bits): a vector holds four 16-byte blocks
 /// from four groups of R rows, so after the interleave stages (which work per block) vector f
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
-/// register: no L1 buffer, and one streaming store per line. On Zen 4 (best of 3 alternating
-/// runs) 0.55-0.6x the compute time of the buffered kernel with the data in L2 (`b c h w -> b h w
-/// c`, every word size), int8 `b c h w -> b h w c` 0.59x end to end. With 256-bit vectors a store
+/// register: no L1 buffer, and one streaming store per line. On Zen 4, best of 3-4 alternating
+/// runs of `b c h w -> b h w c`: with the data in L2, int8 0.55x and float16 0.68x the time of the
+/// buffered kernel; at full size int8 0.45-0.58x, float16 0.74-0.75x. With 256-bit vectors a store
 /// would be half a line (streaming half lines measured 1.3x slower): they keep the buffered kernel,
 /// as do 4- and 8-byte words, whose blocks hold fewer elements (float64 `b c h w -> b h w c`
 /// 1.07-1.21x the time, float32 `b h w c -> b c h w` 1.04-1.07x).

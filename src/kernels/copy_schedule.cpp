@@ -38,19 +38,13 @@ constexpr std::int64_t kMaxBandRowsPerL1Set = 4;  // half of an 8-way set: room 
 
 bool band_rows_share_l1_sets(const CopySchedule& s, std::int64_t element_size) {
   const std::int64_t band = std::min(s.rows, 64 / element_size);
-  std::array<std::int64_t, kMaxRank> index{};
+  std::array<std::int64_t, 64> offsets{};  // in elements, from the band's first row
+  tabulate_row_offsets(s, 0, band, offsets.data());
   std::array<std::int64_t, kL1Sets> rows_per_set{};
-  std::int64_t offset = 0;  // in elements, from the band's first row
   for (std::int64_t r = 0; r < band; ++r) {
     // Arithmetic shift: negative offsets fall in sets as the addresses would.
-    if (++rows_per_set[static_cast<std::size_t>(((offset * element_size) >> 6) & (kL1Sets - 1))] > kMaxBandRowsPerL1Set)
-      return true;
-    for (int i = 0; i < s.row_rank; ++i) {
-      offset += s.row_loops[i].in_stride;
-      if (++index[i] < s.row_loops[i].extent) break;
-      offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
-      index[i] = 0;
-    }
+    const auto set = static_cast<std::size_t>(((offsets[static_cast<std::size_t>(r)] * element_size) >> 6) & (kL1Sets - 1));
+    if (++rows_per_set[set] > kMaxBandRowsPerL1Set) return true;
   }
   return false;
 }

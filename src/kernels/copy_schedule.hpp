@@ -72,6 +72,28 @@ struct CopySchedule {
   std::int64_t chunk_items = 1;
 };
 
+/// Input offsets of rows [first, first + count) of the schedule's row chain, into `offsets`: one
+/// division per chain loop, then an odometer.
+inline void tabulate_row_offsets(const CopySchedule& s, std::int64_t first, std::int64_t count, std::int64_t* offsets) {
+  std::int64_t index[kMaxRank];
+  std::int64_t offset = 0;
+  std::int64_t q = first;
+  for (int i = 0; i < s.row_rank; ++i) {
+    index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
+    q = q == 0 ? 0 : q / s.row_loops[i].extent;
+    offset += index[i] * s.row_loops[i].in_stride;
+  }
+  for (std::int64_t r = 0; r < count; ++r) {
+    offsets[r] = offset;
+    for (int i = 0; i < s.row_rank; ++i) {
+      offset += s.row_loops[i].in_stride;
+      if (++index[i] < s.row_loops[i].extent) break;
+      offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
+      index[i] = 0;
+    }
+  }
+}
+
 /// Builds the schedule of a copy over `walk` (merged or not) for elements of `element_size` bytes.
 CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size);
 

@@ -244,6 +244,24 @@ HWY_INLINE void PrefetchToL2(const void* p) {
 #endif
 }
 
+/// The first row at which every column's output starts a cache line, when the column stride is
+/// whole lines (else 0): full bands start there, the rows before it go with the edges.
+template <class Word>
+std::int64_t LineAlignedFirstRow(const Word* out, std::int64_t col_out, std::int64_t rows) {
+  if ((col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 != 0) return 0;
+  return std::min(rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+}
+
+/// What full bands of rows [r_begin, r_full) x columns [0, c_full) leave, by register transposes:
+/// the columns left over, then the rows before and after.
+template <class Word, bool kStream>
+void TransposeEdges(const Tile<Word>& t, const Word* in, Word* out, std::int64_t r_begin, std::int64_t r_full,
+                    std::int64_t c_full) {
+  DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, c_full, t.cols);
+  DirectTranspose<Word, kStream>(t, in, out, 0, r_begin, 0, t.cols);
+  DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);
+}
+
 /// Cache-line tiles: L x L elements (L = 64 bytes / element size) are transposed through an L1
 /// buffer with R x R register transposes, so every input line is read whole at once and every
 /// output line written whole at once. Power-of-two strides then cost no conflict misses, and
@@ -282,11 +300,7 @@ void TransposeTileImpl(const Tile<Word>& t) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
     const NextRead<Word> next(t, b);
-    // Tiles start on an output cache line when every column starts at the same offset in one:
-    // the rows before the first line boundary go with the edges.
-    std::int64_t r_begin = 0;
-    if ((t.col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 == 0)
-      r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+    const std::int64_t r_begin = LineAlignedFirstRow(out, t.col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t r = r_begin; r < r_full; r += L) {
       const std::int64_t prefetch_end = std::min(r + L, next.rows);
@@ -317,9 +331,7 @@ void TransposeTileImpl(const Tile<Word>& t) {
         }
       }
     }
-    DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, c_full, t.cols);  // columns left over
-    DirectTranspose<Word, kStream>(t, in, out, 0, r_begin, 0, t.cols);            // rows left over
-    DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);
+    TransposeEdges<Word, kStream>(t, in, out, r_begin, r_full, c_full);
   }
 }
 
@@ -366,11 +378,7 @@ void LineTransposeImpl(const Tile<Word>& t) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
     const NextRead<Word> next(t, b);
-    // Bands start on an output line when every column starts at the same offset in one: the
-    // rows before the first line boundary go with the edges.
-    std::int64_t r_begin = 0;
-    if ((col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 == 0)
-      r_begin = std::min(t.rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+    const std::int64_t r_begin = LineAlignedFirstRow(out, col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t r = r_begin; r < r_full; r += L) {
       const std::int64_t prefetch_end = std::min(r + L, next.rows);
@@ -402,9 +410,7 @@ void LineTransposeImpl(const Tile<Word>& t) {
         }
       }
     }
-    DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, c_full, t.cols);  // columns left over
-    DirectTranspose<Word, kStream>(t, in, out, 0, r_begin, 0, t.cols);            // rows left over
-    DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);
+    TransposeEdges<Word, kStream>(t, in, out, r_begin, r_full, c_full);
   }
 }
 
@@ -413,7 +419,7 @@ void TransposeTile(const Tile<Word>& t) {
   const auto es = static_cast<std::int64_t>(sizeof(Word));
   const bool stream = t.stream && aligned16(t.out) && (t.col_out * es) % 16 == 0 && (t.batch_out * es) % 16 == 0;
   if constexpr (sizeof(Word) <= 2 && hn::MaxLanes(hn::ScalableTag<Word>()) * sizeof(Word) >= 64) {
-    // Streaming whole-line stores need every band's target line-aligned (see r_begin there).
+    // Streaming whole-line stores need every band's target line-aligned (LineAlignedFirstRow).
     if (!stream)
       return LineTransposeImpl<Word, false>(t);
     if ((t.col_out * es) % 64 == 0)
@@ -590,27 +596,9 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     const std::int64_t c0 = cb * s.block_cols;
     const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
 
-    // Input offsets of this block's rows: one division per chain loop, then an odometer.
-    std::int64_t index[kMaxRank];
-    std::int64_t offset = 0;
-    std::int64_t q = r0;
-    for (int i = 0; i < s.row_rank; ++i) {
-      index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
-      q = q == 0 ? 0 : q / s.row_loops[i].extent;
-      offset += index[i] * s.row_loops[i].in_stride;
-    }
-    // A fill reads one value per column: only its first row's offset is needed (and its rows
-    // may be more than the table holds).
-    const std::int64_t tabulated = s.kernel == TileKernel::fill ? 1 : rows;
-    for (std::int64_t r = 0; r < tabulated; ++r) {
-      row_in[r] = offset;
-      for (int i = 0; i < s.row_rank; ++i) {
-        offset += s.row_loops[i].in_stride;
-        if (++index[i] < s.row_loops[i].extent) break;
-        offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
-        index[i] = 0;
-      }
-    }
+    // Input offsets of this block's rows. A fill reads one value per column: only its first
+    // row's offset is needed (and its rows may be more than the table holds).
+    tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
     std::int64_t row_step = 0;  // only the deinterleaving kernel reads it
     if (s.kernel == TileKernel::deinterleave && rows > 1) {
       row_step = row_in[1] - row_in[0];

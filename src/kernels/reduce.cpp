@@ -135,7 +135,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
-      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target, s.pass_steps});
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target});
     } else {
       for (std::int64_t l = 0; l < count; ++l)
         target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops, s.red_rank);
@@ -302,8 +302,8 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   if (s.mode == ReduceMode::outer) {
     if (s.outputs == 0) return s;  // nothing to write (run_reduce returns at once); no lanes to divide by
     // The tile (see reduce_schedule.hpp): every contiguous output if they fit in L1, else equal
-    // tiles of up to kL2TileBytes; eight steps per pass either way. Each lane's order of
-    // operations depends on pass_steps alone, never on the tile's width.
+    // tiles of up to kL2TileBytes; kOuterPassSteps steps per pass either way. Each lane's order
+    // of operations never depends on the tile's width.
     constexpr std::int64_t kL1TileBytes = 16 << 10, kL2TileBytes = 64 << 10;
     const std::int64_t acc_size = type == DType::float64 ? 8 : 4;
     const std::int64_t lanes = s.out_loops[static_cast<std::size_t>(s.out_rank - 1)].extent;
@@ -313,7 +313,6 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
       const std::int64_t tiles = (lanes * acc_size + kL2TileBytes - 1) / kL2TileBytes;
       s.lane_chunk = ((lanes + tiles - 1) / tiles + 63) / 64 * 64;
     }
-    s.pass_steps = kOuterPassSteps;
     // Few rows of few tiles (`(n) c -> c`): narrower tiles, so that every thread has one; the
     // tile's width never changes a result, so the thread count may choose it.
     const std::int64_t rows = s.outputs / lanes;

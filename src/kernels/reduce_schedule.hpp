@@ -45,7 +45,6 @@ struct ReduceSchedule {
   std::int64_t piece_extent = 0;  // red_loops[0] extent per piece
   std::int64_t output_chunk = 1;  // outputs per threading chunk (inner and scalar modes)
   std::int64_t lane_chunk = 1;    // outer mode: lanes per kernel call and threading task (the tile)
-  std::int64_t pass_steps = 1;    // outer mode: reduced steps added per pass over the tile (1, 2, 4 or 8)
 };
 
 ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk);
@@ -59,7 +58,6 @@ struct FloatReduceCall {
   const Loop* red_loops;   // outermost first; inner mode: the last has stride 1
   int red_rank;
   void* accumulators;      // float (double for float64): 1 value (inner) or `lanes` values (outer)
-  std::int64_t pass_steps;  // outer mode: see ReduceSchedule
 };
 
 /// An odometer over reduced loops (outermost first): `offset` is the current step's input offset;

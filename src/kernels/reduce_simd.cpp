@@ -3,9 +3,8 @@
 // Assumptions: accumulators are float (double for float64); 16-bit floats are widened exactly;
 // `inner`: the innermost reduced loop has stride 1, U vector accumulators take consecutive
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
-// `outer`: lanes are neighbouring outputs accumulated in a tile; each pass over the tile adds one
-// or two reduced steps (the schedule's choice), and every kBlockSteps steps the tile joins a
-// cascade. x86 min/max drop NaN: inner mode tracks it in a mask; outer mode notes whether any went
+// `outer`: lanes are neighbouring outputs accumulated in a tile; each pass over the tile adds
+// kOuterPassSteps reduced steps, and every kBlockSteps steps the tile joins a cascade. x86 min/max drop NaN: inner mode tracks it in a mask; outer mode notes whether any went
 // by and then reduces that tile again with an exact step. Loads are capped at 256 bits (see
 // ReduceTag). Tails go through a small identity-filled buffer, never past the end of the input.
 #include <algorithm>
@@ -235,8 +234,8 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
 
 /// outer mode: `lanes` neighbouring outputs, contiguous in the input, accumulated in place in
 /// `call.accumulators` (the tile) while the reduced loops advance. Each pass over the tile reads
-/// `call.pass_steps` (1, 2, 4 or 8) input rows, combined in registers by a fixed tree before the
-/// tile is loaded and stored once (see ReduceSchedule). A shorter last pass (an uneven count of
+/// kOuterPassSteps input rows, combined in registers by a fixed tree before the tile is loaded and
+/// stored once (see reduce_schedule.hpp). A shorter last pass (an uneven count of
 /// steps) is one pass when it holds 2 or 4 steps, else one pass per step.
 template <Reduction R, class T>
 void OuterReduce(const FloatReduceCall& call) {
@@ -292,7 +291,7 @@ void OuterReduce(const FloatReduceCall& call) {
     ReducedSteps steps(loops, rank);
     static_assert(kBlockSteps % kOuterPassSteps == 0, "passes must not straddle pairwise blocks");
     for (std::int64_t remaining = reduced; remaining > 0;) {
-      const std::int64_t group = std::min<std::int64_t>(call.pass_steps, remaining);
+      const std::int64_t group = std::min<std::int64_t>(kOuterPassSteps, remaining);
       const T* rows[kOuterPassSteps];
       for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset;
       if (group == 8) {

@@ -348,6 +348,48 @@ HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, s
   }
 }
 
+/// Returns `p`, which the compiler can then no longer derive from other values: it keeps the
+/// running pointer in a register instead of precomputing every row's address outside the loops
+/// and spilling them (as GCC 12 did, reloading each address from the stack before its load).
+template <class T>
+HWY_INLINE T* KeepInRegister(T* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  asm("" : "+r"(p));
+#endif
+  return p;
+}
+
+/// One band's L x L tile for LineTransposeImpl: row i of the band at rows + i * step, its column
+/// j written at out + j * col_out. Four running pointers (one per group of R rows) address the
+/// rows: with a table of row pointers instead, the compiler spilled them and reloaded four per
+/// vector, and the tile took about twice as long (int8 `b c h w -> b h w c`, Zen 4).
+template <class Word, bool kStream, std::int64_t kStep>
+HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, Word* out, std::int64_t col_out) {
+  constexpr std::size_t R = 16 / sizeof(Word);
+  constexpr auto kR = static_cast<std::int64_t>(R);
+  constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
+  const hn::FixedTag<Word, static_cast<std::size_t>(L)> d;
+  using V = hn::Vec<decltype(d)>;
+  constexpr std::size_t kGroups = 4;  // blocks per vector
+  const std::int64_t step = kStep != 0 ? kStep : runtime_step;
+  for (std::int64_t cg = 0; cg < L; cg += kR) {
+    const Word* group_rows[kGroups];
+    for (std::size_t k = 0; k < kGroups; ++k) group_rows[k] = rows + static_cast<std::int64_t>(k) * kR * step + cg;
+    V v[R];
+    HWY_UNROLL(16)
+    for (std::size_t i = 0; i < R; ++i) {
+      v[i] = LoadStackedBlocks(d, group_rows, 0);
+      for (std::size_t k = 0; k < kGroups; ++k)
+        group_rows[k] = kStep != 0 ? group_rows[k] + kStep : KeepInRegister(group_rows[k] + step);
+    }
+    TransposeStages<Word>(v);
+    Word* target = out + cg * col_out;
+    HWY_UNROLL(16)
+    for (std::size_t f = 0; f < R; ++f)
+      StoreVector<Word, kStream>(v[f], target + static_cast<std::int64_t>(bit_reverse<R>(f)) * col_out);
+  }
+}
+
 /// Transposes for vectors of a whole cache line (512 bits): a vector holds four 16-byte blocks
 /// from four groups of R rows, so after the interleave stages (which work per block) vector f
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
@@ -360,20 +402,16 @@ HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, s
 /// Each input line is read in four 16-byte pieces, one per column group: when a band's rows
 /// crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other between pieces,
 /// so their lines are first copied whole into an L1 buffer (int8 `h w -> w h` 0.58x the time,
-/// float16 0.73x; for rows that do not conflict the copy costs up to 1.5x).
+/// float16 0.73x; for rows that do not conflict the copy costs up to 1.5x). Rows without one
+/// common stride (a chain of several axes) are staged too, so the tile always sees strided rows.
 template <class Word, bool kStream>
 void LineTransposeImpl(const Tile<Word>& t) {
-  constexpr std::size_t R = 16 / sizeof(Word);
-  constexpr auto kR = static_cast<std::int64_t>(R);
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
   const hn::FixedTag<Word, static_cast<std::size_t>(L)> d;
-  using V = hn::Vec<decltype(d)>;
-  constexpr std::size_t kGroups = 4;  // blocks per vector
   const std::int64_t c_full = t.cols / L * L;
   const std::int64_t col_out = t.col_out;  // a local: the compiler cannot keep t's fields across stores
+  const bool stage = t.stage_rows || t.row_step == 0;
   HWY_ALIGN Word staged[L * L];
-  const Word* staged_rows[L];
-  for (std::int64_t i = 0; i < L; ++i) staged_rows[i] = staged + i * L;
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
@@ -382,31 +420,15 @@ void LineTransposeImpl(const Tile<Word>& t) {
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t r = r_begin; r < r_full; r += L) {
       const std::int64_t prefetch_end = std::min(r + L, next.rows);
-      const Word* band_rows[L];
-      for (std::int64_t i = 0; i < L; ++i) band_rows[i] = in + t.row_in[r + i];
       for (std::int64_t c = 0; c < c_full; c += L) {
         if (c < next.cols)
           for (std::int64_t i = r; i < prefetch_end; ++i) PrefetchToL2(next.in + next.row_in[i] + c);
-        const Word* const* rows = band_rows;
-        std::int64_t first_col = c;
-        if (t.stage_rows) {
-          for (std::int64_t i = 0; i < L; ++i) hn::Store(hn::LoadU(d, band_rows[i] + c), d, staged + i * L);
-          rows = staged_rows;
-          first_col = 0;
-        }
-        for (std::int64_t cg = 0; cg < L; cg += kR) {
-          V v[R];
-          HWY_UNROLL(16)
-          for (std::size_t i = 0; i < R; ++i) {
-            const Word* group_rows[kGroups];
-            for (std::size_t k = 0; k < kGroups; ++k) group_rows[k] = rows[k * R + i];
-            v[i] = LoadStackedBlocks(d, group_rows, first_col + cg);
-          }
-          TransposeStages<Word>(v);
-          Word* target = out + (c + cg) * col_out + r;
-          HWY_UNROLL(16)
-          for (std::size_t f = 0; f < R; ++f)
-            StoreVector<Word, kStream>(v[f], target + static_cast<std::int64_t>(bit_reverse<R>(f)) * col_out);
+        Word* target = out + c * col_out + r;
+        if (stage) {
+          for (std::int64_t i = 0; i < L; ++i) hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c), d, staged + i * L);
+          TransposeLineTile<Word, kStream, L>(staged, L, target, col_out);
+        } else {
+          TransposeLineTile<Word, kStream, 0>(in + t.row_in[r] + c, t.row_step, target, col_out);
         }
       }
     }
@@ -599,8 +621,8 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     // Input offsets of this block's rows. A fill reads one value per column: only its first
     // row's offset is needed (and its rows may be more than the table holds).
     tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
-    std::int64_t row_step = 0;  // only the deinterleaving kernel reads it
-    if (s.kernel == TileKernel::deinterleave && rows > 1) {
+    std::int64_t row_step = 0;  // the deinterleaving and line-transposing kernels read it
+    if ((s.kernel == TileKernel::deinterleave || s.kernel == TileKernel::transpose) && rows > 1) {
       row_step = row_in[1] - row_in[0];
       for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
         if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;

@@ -316,10 +316,15 @@ TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {
       if (HasFatalFailure()) return;
     }
   }
-  // Rows of a chain of dimensions (no single stride) are placed one by one.
+  // Rows of a chain of dimensions (no single stride) are placed one by one, crowded or not (the
+  // line kernel reads rows in place only when they share one stride).
   const Problem chain = permutation_problem({4, 16, 8, 512}, {3, 2, 1, 0});
   EXPECT_TRUE(einops::detail::make_copy_schedule(chain.walk(true), 1).stage_rows);
   check_copy<std::uint8_t>(chain, true, "crowded row chain u8", true);
+  const Problem spread_chain = permutation_problem({4, 16, 8, 520}, {3, 2, 1, 0});
+  EXPECT_FALSE(einops::detail::make_copy_schedule(spread_chain.walk(true), 1).stage_rows);
+  check_copy<std::uint8_t>(spread_chain, true, "spread row chain u8", true);
+  check_copy<std::uint16_t>(spread_chain, true, "spread row chain u16", true);
 }
 
 TEST_P(EveryTarget, LongRowChainsAreCutAndOuterLoopsFollowTheInput) {

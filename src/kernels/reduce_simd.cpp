@@ -21,6 +21,7 @@
 #define HWY_TARGET_INCLUDE "kernels/reduce_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
@@ -199,6 +200,19 @@ HWY_INLINE V Tree(Combine combine, const V* x) {
   }
 }
 
+/// An outer pass reads kOuterPassSteps rows far apart, more streams at once than the hardware
+/// prefetchers follow well: each row's line this far ahead is prefetched as the row is read.
+/// float32 `b c h w -> b h w` sum [32,64,56,56], one thread, Zen 4, four alternating runs:
+/// 0.56-0.70 ms with 256-768 bytes ahead (512 the steadiest), 0.69-0.78 ms without; two threads
+/// unchanged within the noise.
+constexpr std::int64_t kRowPrefetchBytes = 512;
+
+/// Prefetches the line kRowPrefetchBytes past `p`, which may lie past the input (a prefetch never
+/// faults): the address is formed as an integer, not as a pointer out of bounds.
+HWY_INLINE void PrefetchRowAhead(const void* p) {
+  hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + kRowPrefetchBytes));
+}
+
 /// outer mode, one pass over a tile: kCount reduced steps (rows) are combined in registers in a
 /// fixed tree (Tree), before the tile's accumulators are loaded and stored once.
 /// With kWatchNaN, returns whether any loaded element was NaN.
@@ -220,8 +234,16 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
   };
   const std::int64_t full = width / N * N;
   std::int64_t i = 0;
+  const auto wide = [&](const T* p) { return LoadWide(da, p); };
+  // A line of each row at a time, prefetching the row's line kRowPrefetchBytes ahead.
+  constexpr auto kLineVectors = static_cast<std::int64_t>(std::max<std::size_t>(1, 64 / (hn::MaxLanes(DA()) * sizeof(T))));
+  for (; i + kLineVectors * N <= full; i += kLineVectors * N) {
+    for (int r = 0; r < kCount; ++r) PrefetchRowAhead(rows[r] + i);
+    for (std::int64_t v = i; v < i + kLineVectors * N; v += N)
+      hn::StoreU(step(hn::LoadU(da, acc + v), combined(v, wide)), da, acc + v);
+  }
   for (; i < full; i += N)
-    hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, [&](const T* p) { return LoadWide(da, p); })), da, acc + i);
+    hn::StoreU(step(hn::LoadU(da, acc + i), combined(i, wide)), da, acc + i);
   if (i < width) {  // the last lanes, through a buffer: neither read nor written past the tile
     const std::int64_t rest = width - i;
     HWY_ALIGN hn::TFromD<DA> tail[hn::MaxLanes(DA())];

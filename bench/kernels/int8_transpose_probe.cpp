@@ -1,0 +1,105 @@
+// A probe, not part of the suite: int8 `b c h w -> b h w c` on [32,64,56,56] (64 x 3136 bytes per
+// b) with the library's tile scheme written in plain AVX-512 intrinsics (16-byte blocks of four
+// row groups stacked in a vector by inserts, four interleave stages, one whole output line per
+// vector), next to the same loads and stores without the shuffles, and memcpy. With the data in
+// L2 (b = 2) and at full size (b = 32). The argument is the core clock in GHz.
+//   g++ -O3 -mavx512f -mavx512bw -std=c++20 bench/kernels/int8_transpose_probe.cpp -o /tmp/i8p
+//   /tmp/i8p 3.56
+#include <immintrin.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+constexpr std::int64_t kChannels = 64, kPixels = 3136, kSlice = kChannels * kPixels;
+int column_of_vector[16];  // after the stages, vector f holds column column_of_vector[f]
+
+double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+void interleave_stages(__m512i* v) {
+  __m512i t[16];
+  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi8(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi8(v[2 * i], v[2 * i + 1]);
+  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi16(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
+  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]);
+  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi64(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi64(t[2 * i], t[2 * i + 1]);
+}
+
+__m128i block(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+
+/// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * 64`.
+__attribute__((noinline)) void transpose_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+  for (int cg = 0; cg < 64; cg += 16) {
+    __m512i v[16];
+    for (int i = 0; i < 16; ++i) {
+      __m512i x = _mm512_castsi128_si512(block(in + i * stride + cg));
+      x = _mm512_inserti32x4(x, block(in + (16 + i) * stride + cg), 1);
+      x = _mm512_inserti32x4(x, block(in + (32 + i) * stride + cg), 2);
+      v[i] = _mm512_inserti32x4(x, block(in + (48 + i) * stride + cg), 3);
+    }
+    interleave_stages(v);
+    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
+  }
+}
+
+/// The same tile's loads and stores, lines moved as they are.
+__attribute__((noinline)) void move_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+  for (int r = 0; r < 64; ++r) _mm512_store_si512(out + r * 64, _mm512_loadu_si512(in + r * stride));
+}
+
+template <class Tile>
+void run(const std::uint8_t* in, std::uint8_t* out, std::int64_t batch, Tile tile) {
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t c = 0; c < kPixels; c += 64) tile(in + b * kSlice + c, kPixels, out + b * kSlice + c * 64);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double ghz = argc > 1 ? std::atof(argv[1]) : 3.0;
+  {  // which column each vector holds after the stages: rows of bytes equal to their column
+    alignas(64) std::uint8_t lane[64];
+    __m512i v[16];
+    for (int k = 0; k < 64; ++k) lane[k] = static_cast<std::uint8_t>(k);
+    for (auto& x : v) x = _mm512_load_si512(lane);
+    interleave_stages(v);
+    for (int f = 0; f < 16; ++f) {
+      _mm512_store_si512(lane, v[f]);
+      column_of_vector[f] = lane[0];
+    }
+  }
+  const std::size_t bytes = 32 * kSlice;
+  auto* in = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
+  auto* out = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
+  madvise(in, bytes, MADV_HUGEPAGE);
+  madvise(out, bytes, MADV_HUGEPAGE);
+  for (std::size_t i = 0; i < bytes; ++i) in[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
+  std::memset(out, 0, bytes);
+  run(in, out, 32, transpose_tile);
+  for (std::int64_t b = 0; b < 32; ++b)
+    for (std::int64_t c = 0; c < kChannels; ++c)
+      for (std::int64_t x = 0; x < kPixels; ++x)
+        if (out[b * kSlice + x * 64 + c] != in[b * kSlice + c * kPixels + x]) return std::printf("wrong transpose\n"), 1;
+  for (std::int64_t batch : {2, 32}) {
+    const auto report = [&](const char* name, auto pass) {
+      double best = 1e9;
+      for (int repeat = 0; repeat < (batch == 2 ? 400 : 40); ++repeat) {
+        const double start = seconds();
+        pass();
+        best = std::min(best, seconds() - start);
+      }
+      std::printf("b=%2lld %-26s %8.4f ms %6.0f cycles per 4 KB at %.2f GHz\n", static_cast<long long>(batch), name,
+                  best * 1e3, best * ghz * 1e9 / (static_cast<double>(batch * kSlice) / 4096), ghz);
+    };
+    report("memcpy", [&] { std::memcpy(out, in, static_cast<std::size_t>(batch * kSlice)); });
+    report("transpose", [&] { run(in, out, batch, transpose_tile); });
+    report("loads and stores only", [&] { run(in, out, batch, move_tile); });
+  }
+  std::free(in);
+  std::free(out);
+}

@@ -135,7 +135,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
-      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target});
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target, s.sequential_steps});
     } else {
       for (std::int64_t l = 0; l < count; ++l)
         target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops, s.red_rank);
@@ -302,11 +302,16 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   if (s.mode == ReduceMode::outer) {
     if (s.outputs == 0) return s;  // nothing to write (run_reduce returns at once); no lanes to divide by
     // The tile (see reduce_schedule.hpp): every contiguous output if they fit in L1, else equal
-    // tiles of up to kL2TileBytes; kOuterPassSteps steps per pass either way. Each lane's order
-    // of operations never depends on the tile's width.
+    // tiles of up to kL2TileBytes. The steps per pass follow sequential_steps (below), so each
+    // lane's order of operations never depends on the tile's width.
     constexpr std::int64_t kL1TileBytes = 16 << 10, kL2TileBytes = 64 << 10;
     const std::int64_t acc_size = type == DType::float64 ? 8 : 4;
     const std::int64_t lanes = s.out_loops[static_cast<std::size_t>(s.out_rank - 1)].extent;
+    // Steps read in sequence: each step's row starts where the last one ended, and one tile takes
+    // the whole row. Decided by the walk alone, never by the tile, which the thread count may
+    // narrow (below): it sets the steps per pass, hence the order of operations.
+    s.sequential_steps = s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == lanes &&
+                         lanes * acc_size <= kL1TileBytes;
     if (lanes * acc_size <= kL1TileBytes) {
       s.lane_chunk = lanes;
     } else {

@@ -11,6 +11,13 @@
 // plain read pass, whole rows one per pass at 73-81%. On Zen 4 (bench_kernels, best of 4
 // alternating runs), eight steps per pass took 0.68-0.80x the time of one or two (`b c h w ->
 // b h w` sum, float16 mean) and 0.82-0.86x that of four (`-> c h w` max); sixteen, 1.4x.
+// Rows in sequence are the exception (`sequential_steps`: each reduced step's row starts where the
+// last ended and one tile takes the whole row, as in `b c h w -> b h w`): the input is then one
+// stream, so a pass adds one step (two for 16-bit elements) and prefetches the next pass's rows
+// into L2. On Zen 4, standalone loop over [32,64,56,56] float32: one step per pass with that
+// prefetch ran as fast as the read pass, without it at half its speed; bench_kernels, five
+// alternating runs of two builds: `-> b h w` sum 0.71-0.84x the time of eight steps per pass with
+// one and two threads, float16 mean 0.92-0.96x.
 // Threads take fixed chunks of outputs; when there are few outputs and much to reduce, the
 // outermost reduced loop is also cut into fixed pieces whose partial results are combined in
 // order, so results never depend on the thread count.
@@ -28,7 +35,7 @@ namespace einops::detail {
 
 enum class ReduceMode : std::uint8_t { scalar, inner, outer };
 
-/// Reduced steps added per pass over an outer-mode tile (see above).
+/// Reduced steps added per pass over an outer-mode tile whose steps lie apart (see above).
 inline constexpr std::int64_t kOuterPassSteps = 8;
 
 struct ReduceSchedule {
@@ -45,6 +52,7 @@ struct ReduceSchedule {
   std::int64_t piece_extent = 0;  // red_loops[0] extent per piece
   std::int64_t output_chunk = 1;  // outputs per threading chunk (inner and scalar modes)
   std::int64_t lane_chunk = 1;    // outer mode: lanes per kernel call and threading task (the tile)
+  bool sequential_steps = false;  // outer mode: each reduced step's row starts where the last ended
 };
 
 ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk);
@@ -58,6 +66,7 @@ struct FloatReduceCall {
   const Loop* red_loops;   // outermost first; inner mode: the last has stride 1
   int red_rank;
   void* accumulators;      // float (double for float64): 1 value (inner) or `lanes` values (outer)
+  bool sequential_steps;   // outer mode: the input is one stream, row after row (ReduceSchedule)
 };
 
 /// An odometer over reduced loops (outermost first): `offset` is the current step's input offset;

@@ -4,7 +4,8 @@
 // `inner`: the innermost reduced loop has stride 1, U vector accumulators take consecutive
 // vectors and every kBlockGroups groups their sum joins a pairwise cascade (sums and means);
 // `outer`: lanes are neighbouring outputs accumulated in a tile; each pass over the tile adds
-// kOuterPassSteps reduced steps, and every kBlockSteps steps the tile joins a cascade. x86
+// kOuterPassSteps reduced steps (kSequentialPassSteps over rows in sequence), and every
+// kBlockSteps steps the tile joins a cascade. x86
 // min/max drop NaN: inner mode tracks it in a mask; outer mode notes whether any went by and then
 // reduces that tile again with an exact step. Loads are capped at 256 bits (see
 // ReduceTag). Tails go through a small identity-filled buffer, never past the end of the input.
@@ -203,6 +204,7 @@ HWY_INLINE V Tree(Combine combine, const V* x) {
 
 /// An outer pass reads kOuterPassSteps rows far apart, more streams at once than the hardware
 /// prefetchers follow well: each row's line this far ahead is prefetched as the row is read.
+/// Measured before rows in sequence took their own passes (kSequentialPassSteps):
 /// float32 `b c h w -> b h w` sum [32,64,56,56], one thread, Zen 4, four alternating runs:
 /// 0.56-0.70 ms with 256-768 bytes ahead (512 the steadiest), 0.69-0.78 ms without; with 512, six
 /// alternating runs of the benchmark: `-> b h w` sum and `-> c h w` max 0.88-0.92x the time with
@@ -215,12 +217,31 @@ HWY_INLINE void PrefetchRowAhead(const void* p) {
   hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + kRowPrefetchBytes));
 }
 
+/// Prefetches into L2 (not L1, which holds the tile) the line `bytes` past `p`: where the next
+/// pass reads, which may lie past the input (formed as an integer, as above).
+HWY_INLINE void PrefetchNextPass(const void* p, std::int64_t bytes) {
+  const auto at = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(at, 0, 2);
+#else
+  hwy::Prefetch(at);
+#endif
+}
+
+/// Steps per pass when the steps follow each other in memory (FloatReduceCall::sequential_steps):
+/// the input is then one stream, which the next pass's prefetch keeps ahead of the loads, and one
+/// step per pass reads it in order. The tile's own loads and stores then match the input's bytes
+/// for 4- and 8-byte elements; 16-bit ones, whose accumulators are twice their size, take two steps.
+template <class T>
+constexpr int kSequentialPassSteps = is_half_v<T> ? 2 : 1;
+
 /// outer mode, one pass over a tile: kCount reduced steps (rows) are combined in registers in a
-/// fixed tree (Tree), before the tile's accumulators are loaded and stored once.
-/// With kWatchNaN, returns whether any loaded element was NaN.
-template <int kCount, bool kWatchNaN, class T, class DA, class Step>
+/// fixed tree (Tree), before the tile's accumulators are loaded and stored once. Each row's lines
+/// are prefetched kRowPrefetchBytes ahead, or with kNextPass where the next pass reads them,
+/// `next_pass_bytes` on, into L2. With kWatchNaN, returns whether any loaded element was NaN.
+template <int kCount, bool kWatchNaN, bool kNextPass, class T, class DA, class Step>
 HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFromD<DA>* acc, std::int64_t width,
-                                hn::Vec<DA> identity) {
+                                hn::Vec<DA> identity, std::int64_t next_pass_bytes) {
   static_assert(kCount >= 1 && kCount <= kOuterPassSteps);
   using V = hn::Vec<DA>;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
@@ -239,10 +260,15 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
   const auto accumulate_vector = [&](std::int64_t at) {
     hn::StoreU(step(hn::LoadU(da, acc + at), combined(at, [&](const T* p) { return LoadWide(da, p); })), da, acc + at);
   };
-  // A line of each row at a time, prefetching the row's line kRowPrefetchBytes ahead.
+  // A line of each row at a time, with its prefetch.
   constexpr auto kLineVectors = static_cast<std::int64_t>(std::max<std::size_t>(1, 64 / (hn::MaxLanes(DA()) * sizeof(T))));
   for (; i + kLineVectors * N <= full; i += kLineVectors * N) {
-    for (int r = 0; r < kCount; ++r) PrefetchRowAhead(rows[r] + i);
+    for (int r = 0; r < kCount; ++r) {
+      if constexpr (kNextPass)
+        PrefetchNextPass(rows[r] + i, next_pass_bytes);
+      else
+        PrefetchRowAhead(rows[r] + i);
+    }
     for (std::int64_t v = i; v < i + kLineVectors * N; v += N) accumulate_vector(v);
   }
   for (; i < full; i += N) accumulate_vector(i);
@@ -313,20 +339,30 @@ void OuterReduce(const FloatReduceCall& call) {
     occupied = 0;
     std::int64_t steps_in_block = 0;
     ReducedSteps steps(loops, rank);
-    static_assert(kBlockSteps % kOuterPassSteps == 0, "passes must not straddle pairwise blocks");
+    static_assert(kBlockSteps % kOuterPassSteps == 0 && kBlockSteps % kSequentialPassSteps<T> == 0,
+                  "passes must not straddle pairwise blocks");
+    const bool sequential = call.sequential_steps;
+    const std::int64_t pass_steps = sequential ? kSequentialPassSteps<T> : kOuterPassSteps;
     for (std::int64_t remaining = reduced; remaining > 0;) {
-      const std::int64_t group = std::min<std::int64_t>(kOuterPassSteps, remaining);
+      const std::int64_t group = std::min<std::int64_t>(pass_steps, remaining);
       const T* rows[kOuterPassSteps];
       for (std::int64_t g = 0; g < group; ++g, steps.next()) rows[g] = base + steps.offset;
-      if (group == 8) {
-        nan_seen |= AccumulateSteps<8, kWatchNaN, T>(da, step, rows, acc, width, identity);
+      // Sequential steps: the next pass's rows start `group` rows on (past the innermost loop's
+      // end that prefetch is wasted, once per run of the loop).
+      const std::int64_t next_pass_bytes = group * loops[rank - 1].in_stride * static_cast<std::int64_t>(sizeof(T));
+      if (sequential && group == 2) {
+        nan_seen |= AccumulateSteps<2, kWatchNaN, true, T>(da, step, rows, acc, width, identity, next_pass_bytes);
+      } else if (sequential) {
+        nan_seen |= AccumulateSteps<1, kWatchNaN, true, T>(da, step, rows, acc, width, identity, next_pass_bytes);
+      } else if (group == 8) {
+        nan_seen |= AccumulateSteps<8, kWatchNaN, false, T>(da, step, rows, acc, width, identity, 0);
       } else if (group == 4) {
-        nan_seen |= AccumulateSteps<4, kWatchNaN, T>(da, step, rows, acc, width, identity);
+        nan_seen |= AccumulateSteps<4, kWatchNaN, false, T>(da, step, rows, acc, width, identity, 0);
       } else if (group == 2) {
-        nan_seen |= AccumulateSteps<2, kWatchNaN, T>(da, step, rows, acc, width, identity);
+        nan_seen |= AccumulateSteps<2, kWatchNaN, false, T>(da, step, rows, acc, width, identity, 0);
       } else {
         for (std::int64_t g = 0; g < group; ++g)
-          nan_seen |= AccumulateSteps<1, kWatchNaN, T>(da, step, rows + g, acc, width, identity);
+          nan_seen |= AccumulateSteps<1, kWatchNaN, false, T>(da, step, rows + g, acc, width, identity, 0);
       }
       remaining -= group;
       if constexpr (Op::kPairwise) {

@@ -611,25 +611,34 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
     check_reduce_all<double>(outer, rng, "outer " + std::to_string(n));
     check_reduce_all<einops::bfloat16>(outer, rng, "outer bf16 " + std::to_string(n));
   }
-  // Outer mode passes add eight steps at a time: every shorter last pass (1 to 7 steps, one
-  // pass of 2 or 4, or single steps), after zero to two full passes.
-  for (const std::int64_t steps : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20}) {
-    Problem outer = permutation_problem({steps, 37}, {0, 1});
-    outer.reduced = {outer.dims[0]};
-    outer.dims.erase(outer.dims.begin());
-    outer.dims[0].out_stride = 1;
-    outer.out_size = 37;
-    check_reduce_all<float>(outer, rng, "outer steps " + std::to_string(steps));
-    check_reduce_all<einops::float16>(outer, rng, "outer f16 steps " + std::to_string(steps));
-  }
-  // Outer mode beyond an L1 tile: two ragged tiles, and more steps than a pairwise block (the
-  // cascade) with a last pass of two.
+  // Outer mode over rows apart (37 of every 40 elements): passes add eight steps at a time, so
+  // every shorter last pass (1 to 7 steps, one pass of 2 or 4, or single steps), after zero to two
+  // full passes. Over rows in sequence (37 of 37): one step per pass, two for 16-bit elements.
+  for (const std::int64_t row : {40, 37})
+    for (const std::int64_t steps : {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20}) {
+      Problem outer = permutation_problem({steps, row}, {0, 1});
+      outer.reduced = {outer.dims[0]};
+      outer.dims.erase(outer.dims.begin());
+      outer.dims[0] = Dim{37, 1, 1};
+      outer.out_size = 37;
+      if (steps > 1) {  // one step is no reduction: the scalar path
+        const auto schedule = einops::detail::make_reduce_schedule(DType::float32, Reduction::sum, outer.walk(false));
+        ASSERT_EQ(schedule.mode, einops::detail::ReduceMode::outer);
+        EXPECT_EQ(schedule.sequential_steps, row == 37) << row;
+      }
+      const std::string context = " row " + std::to_string(row) + " steps " + std::to_string(steps);
+      check_reduce_all<float>(outer, rng, "outer" + context);
+      check_reduce_all<einops::float16>(outer, rng, "outer f16" + context);
+    }
+  // Outer mode beyond an L1 tile: two ragged tiles (rows in sequence, but no longer read so),
+  // and more steps than a pairwise block (the cascade) with a last pass of two.
   {
     Problem outer = permutation_problem({130, 5003}, {0, 1});
     outer.reduced = {outer.dims[0]};
     outer.dims.erase(outer.dims.begin());
     outer.dims[0].out_stride = 1;
     outer.out_size = 5003;
+    EXPECT_FALSE(einops::detail::make_reduce_schedule(DType::float32, Reduction::sum, outer.walk(false)).sequential_steps);
     check_reduce_all<float>(outer, rng, "outer tiles");
     check_reduce_all<einops::float16>(outer, rng, "outer tiles f16");
   }

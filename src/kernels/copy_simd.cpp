@@ -11,6 +11,7 @@
 
 #include "copy_schedule.hpp"
 #include "parallel.hpp"
+#include "prefetch.hpp"
 
 #include "hwy_config.hpp"
 #undef HWY_TARGET_INCLUDE
@@ -233,16 +234,9 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
     for (std::int64_t r = r_begin; r < r_end; ++r) out[c * t.col_out + r] = in[t.row_in[r] + c];
 }
 
-/// Prefetches a line into L2 but not L1: the next block's lines would otherwise evict the lines
-/// of this one from L1, where rows far apart (power-of-two strides) share a few sets. Transposes
-/// on Zen 4, best of 3 alternating runs: 0.48-0.98x the time of prefetching into L1.
-HWY_INLINE void PrefetchToL2(const void* p) {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p, 0, 2);
-#else
-  hwy::Prefetch(p);
-#endif
-}
+// The next block's lines are prefetched into L2 only (prefetch_to_l2): in L1 they would evict the
+// lines of this one, where rows far apart (power-of-two strides) share a few sets. Transposes on
+// Zen 4, best of 3 alternating runs: 0.48-0.98x the time of prefetching into L1.
 
 /// The first row at which every column's output starts a cache line, when the column stride is
 /// whole lines (else 0): full bands start there, the rows before it go with the edges.
@@ -306,7 +300,7 @@ void TransposeTileImpl(const Tile<Word>& t) {
       const std::int64_t prefetch_end = std::min(r + L, next.rows);
       for (std::int64_t c = 0; c < c_full; c += L) {
         if (c < next.cols)
-          for (std::int64_t i = r; i < prefetch_end; ++i) PrefetchToL2(next.in + next.row_in[i] + c);
+          for (std::int64_t i = r; i < prefetch_end; ++i) prefetch_to_l2(next.in + next.row_in[i] + c);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;
@@ -423,7 +417,7 @@ void LineTransposeImpl(const Tile<Word>& t) {
       const std::int64_t prefetch_end = std::min(r + L, next.rows);
       for (std::int64_t c = 0; c < c_full; c += L) {
         if (c < next.cols)
-          for (std::int64_t i = r; i < prefetch_end; ++i) PrefetchToL2(next.in + next.row_in[i] + c);
+          for (std::int64_t i = r; i < prefetch_end; ++i) prefetch_to_l2(next.in + next.row_in[i] + c);
         Word* target = out + c * col_out + r;
         if (stage) {
           for (std::int64_t i = 0; i < L; ++i) hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c), d, staged + i * L);

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "prefetch.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
 
@@ -218,14 +219,9 @@ HWY_INLINE void PrefetchRowAhead(const void* p) {
 }
 
 /// Prefetches into L2 (not L1, which holds the tile) the line `bytes` past `p`: where the next
-/// pass reads, which may lie past the input (formed as an integer, as above).
+/// pass reads, which may lie past the input.
 HWY_INLINE void PrefetchNextPass(const void* p, std::int64_t bytes) {
-  const auto at = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(at, 0, 2);
-#else
-  hwy::Prefetch(at);
-#endif
+  prefetch_to_l2(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
 }
 
 /// Steps per pass when the steps follow each other in memory (FloatReduceCall::sequential_steps):

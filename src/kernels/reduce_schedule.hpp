@@ -14,10 +14,10 @@
 // Rows in sequence are the exception (`sequential_steps`: each reduced step's row starts where the
 // last ended and one tile takes the whole row, as in `b c h w -> b h w`): the input is then one
 // stream, so a pass adds one step (two for 16-bit elements) and prefetches the next pass's rows
-// into L2. On Zen 4, standalone loop over [32,64,56,56] float32: one step per pass with that
-// prefetch ran as fast as the read pass, without it at half its speed; bench_kernels, five
-// alternating runs of two builds: `-> b h w` sum 0.71-0.84x the time of eight steps per pass with
-// one and two threads, float16 mean 0.92-0.96x.
+// into L2. On Zen 4, bench/kernels/outer_reduce_probe.cpp: one step per pass with that prefetch
+// 1.03-1.09x the time of a read pass, without it 1.7-2.4x, eight rows per pass 1.7-1.8x; five
+// alternating runs of bench_kernels from two builds: `-> b h w` sum 0.71-0.84x the time of eight
+// steps per pass with one and two threads, float16 mean 0.92-0.96x.
 // Threads take fixed chunks of outputs; when there are few outputs and much to reduce, the
 // outermost reduced loop is also cut into fixed pieces whose partial results are combined in
 // order, so results never depend on the thread count.

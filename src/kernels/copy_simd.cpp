@@ -1,10 +1,10 @@
 // Executes a CopySchedule: tile kernels compiled once per instruction set (Highway), chosen at
 // run time for this CPU, once per call.
 // Assumptions: strides in elements; elements move as opaque unsigned words of 1, 2, 4 or 8 bytes;
-// register transposes work on 128-bit blocks (R x R, R = 16 / element size) on every target,
-// stacked four to a vector where vectors are 512 bits; the interleaving kernels use full-width
-// vectors; non-temporal stores need aligned addresses and are used only where every address of
-// the tile is aligned.
+// register transposes work on 128-bit blocks (R x R, R = 16 / element size) on every target;
+// where vectors are 512 bits, four blocks to a vector make whole output lines (see
+// LineTransposeImpl); the interleaving kernels use full-width vectors; non-temporal stores need
+// aligned addresses and are used only where every address of the tile is aligned.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -385,16 +385,64 @@ HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, W
   }
 }
 
+/// 4 x 4 transpose of the 128-bit blocks of four vectors: afterwards v[k] holds block k of each
+/// of the four, in their order. Two block swaps and two blends for each pair, then half concats.
+template <class V>
+HWY_INLINE void TransposeBlocks(V (&v)[4]) {
+  const hn::DFromV<V> d;
+  const V even01 = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(v[1]), v[0]);  // v0.0 v1.0 v0.2 v1.2
+  const V odd01 = hn::OddEvenBlocks(v[1], hn::SwapAdjacentBlocks(v[0]));   // v0.1 v1.1 v0.3 v1.3
+  const V even23 = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(v[3]), v[2]);
+  const V odd23 = hn::OddEvenBlocks(v[3], hn::SwapAdjacentBlocks(v[2]));
+  v[0] = hn::ConcatLowerLower(d, even23, even01);
+  v[1] = hn::ConcatLowerLower(d, odd23, odd01);
+  v[2] = hn::ConcatUpperUpper(d, even23, even01);
+  v[3] = hn::ConcatUpperUpper(d, odd23, odd01);
+}
+
+/// One band's L x L tile for LineTransposeImpl, for 4- and 8-byte words (L = 16 or 8 rows): each
+/// row's line is one load; four groups of R rows go through the interleave stages (per 128-bit
+/// block), then a block transpose across the groups leaves whole output lines. Each input line is
+/// read once, so rows crowding a few L1 sets need no staging, and there is no L1 buffer.
+template <class Word, bool kStream>
+HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_in, Word* out, std::int64_t col_out) {
+  constexpr std::size_t R = 16 / sizeof(Word);
+  constexpr std::size_t kGroups = 4;  // 128-bit blocks per vector
+  const hn::FixedTag<Word, kGroups * R> d;
+  using V = hn::Vec<decltype(d)>;
+  V v[kGroups][R];
+  HWY_UNROLL(4)
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    HWY_UNROLL(4)
+    for (std::size_t i = 0; i < R; ++i) v[g][i] = hn::LoadU(d, in + row_in[g * R + i]);
+    TransposeStages<Word>(v[g]);
+  }
+  // Group g's v[g][f] holds, in block k, column k * R + bitrev(f) of the group's R rows.
+  HWY_UNROLL(4)
+  for (std::size_t f = 0; f < R; ++f) {
+    V lines[kGroups];
+    for (std::size_t g = 0; g < kGroups; ++g) lines[g] = v[g][f];
+    TransposeBlocks(lines);
+    for (std::size_t k = 0; k < kGroups; ++k)
+      StoreVector<Word, kStream>(lines[k], out + static_cast<std::int64_t>(k * R + bit_reverse<R>(f)) * col_out);
+  }
+}
+
 /// Transposes for vectors of a whole cache line (512 bits): a vector holds four 16-byte blocks
 /// from four groups of R rows, so after the interleave stages (which work per block) vector f
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
 /// register: no L1 buffer, and one streaming store per line. On Zen 4, best of 3-4 alternating
 /// runs of `b c h w -> b h w c`: with the data in L2, int8 0.55x and float16 0.68x the time of the
 /// buffered kernel; at full size int8 0.45-0.58x, float16 0.74-0.75x. With 256-bit vectors a store
-/// would be half a line (streaming half lines measured 1.3x slower): they keep the buffered kernel,
-/// as do 4- and 8-byte words, whose blocks hold fewer elements (float64 `b c h w -> b h w c`
-/// 1.07-1.21x the time, float32 `b h w c -> b c h w` 1.04-1.07x).
-/// Each input line is read in four 16-byte pieces, one per column group: when a band's rows
+/// would be half a line (streaming half lines measured 1.3x slower): they keep the buffered kernel.
+/// 4- and 8-byte words load each row's line whole instead (TransposeWholeLinesTile): 16 or 8
+/// vectors hold a band, where 1- and 2-byte words would need 64 or 32. Zen 4, one thread, 1 MB or
+/// less (bench/kernels/transpose_in_cache_probe.cpp, two alternating runs): float32 `h w -> w h`
+/// and `b c h -> b h c` 1.23-1.7x the speed of the buffered kernel, `a b c d e -> e d c b a` 1.2x;
+/// at full size, three alternating runs: the reversal 0.78-0.83x the time, float32 and
+/// float64 transposes 0.86-0.99x, float64 `b c h w -> b h w c` one thread 1.06-1.11x (its memcpy
+/// reference moved as much, 0.93-1.26x, in the same runs).
+/// Smaller words read each input line in four 16-byte pieces, one per column group: when a band's rows
 /// crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other between pieces,
 /// so their lines are first copied whole into an L1 buffer (int8 `h w -> w h` 0.58x the time,
 /// float16 0.73x; for rows that do not conflict the copy costs up to 1.5x). Rows without one
@@ -406,7 +454,7 @@ void LineTransposeImpl(const Tile<Word>& t) {
   const std::int64_t c_full = t.cols / L * L;
   const std::int64_t col_out = t.col_out;  // a local: the compiler cannot keep t's fields across stores
   const bool stage = t.stage_rows || t.row_step == 0;
-  HWY_ALIGN Word staged[L * L];
+  HWY_ALIGN Word staged[sizeof(Word) >= 4 ? 1 : L * L];  // whole-line tiles never stage
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
@@ -419,7 +467,9 @@ void LineTransposeImpl(const Tile<Word>& t) {
         if (c < next.cols)
           for (std::int64_t i = r; i < prefetch_end; ++i) prefetch_to_l2(next.in + next.row_in[i] + c);
         Word* target = out + c * col_out + r;
-        if (stage) {
+        if constexpr (sizeof(Word) >= 4) {
+          TransposeWholeLinesTile<Word, kStream>(in + c, t.row_in + r, target, col_out);
+        } else if (stage) {
           for (std::int64_t i = 0; i < L; ++i) hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c), d, staged + i * L);
           TransposeLineTile<Word, kStream, L>(staged, L, target, col_out);
         } else {
@@ -435,7 +485,7 @@ template <class Word>
 void TransposeTile(const Tile<Word>& t) {
   const auto es = static_cast<std::int64_t>(sizeof(Word));
   const bool stream = t.stream && aligned16(t.out) && (t.col_out * es) % 16 == 0 && (t.batch_out * es) % 16 == 0;
-  if constexpr (sizeof(Word) <= 2 && hn::MaxLanes(hn::ScalableTag<Word>()) * sizeof(Word) >= 64) {
+  if constexpr (hn::MaxLanes(hn::ScalableTag<Word>()) * sizeof(Word) >= 64) {
     // Streaming whole-line stores need every band's target line-aligned (LineAlignedFirstRow).
     if (!stream)
       return LineTransposeImpl<Word, false>(t);

@@ -12,9 +12,12 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -128,5 +131,19 @@ class BoundedCache {
   std::size_t shard_capacity_;
   std::array<Shard, kShards> shards_;
 };
+
+/// Hash and equality of text keys that also take a std::string_view (heterogeneous lookup).
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+struct TextEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+/// A BoundedCache keyed by text (a pattern, or a pattern followed by shapes as raw bytes).
+template <class Value>
+using TextKeyedCache = BoundedCache<std::string, Value, TextHash, TextEqual>;
 
 }  // namespace einops::detail

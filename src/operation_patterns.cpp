@@ -1,6 +1,5 @@
 #include "operation_patterns.hpp"
 
-#include <functional>
 #include <string>
 #include <utility>
 
@@ -11,19 +10,10 @@
 namespace einops::detail {
 namespace {
 
-struct TextHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-struct TextEqual {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-};
-
 constexpr std::size_t kCacheCapacity = 256;
 
 template <class Parsed>
-using TextCache = BoundedCache<std::string, std::shared_ptr<const Parsed>, TextHash, TextEqual>;
+using TextCache = TextKeyedCache<std::shared_ptr<const Parsed>>;
 
 /// The cached result of `parse(pattern)` (a ParseResult) followed by `check(value)` (a PatternError).
 template <class Parsed, class Parse, class Check>

@@ -1,6 +1,5 @@
 #include "pattern_cache.hpp"
 
-#include <functional>
 #include <string>
 
 #include "bounded_cache.hpp"
@@ -9,19 +8,10 @@
 namespace einops::detail {
 namespace {
 
-struct TextHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-};
-struct TextEqual {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-};
-
 constexpr std::size_t kPatternCacheCapacity = 512;
 
 auto& arrow_cache() {
-  static BoundedCache<std::string, std::shared_ptr<const ArrowPattern>, TextHash, TextEqual> cache(
+  static TextKeyedCache<std::shared_ptr<const ArrowPattern>> cache(
       kPatternCacheCapacity);
   return cache;
 }

@@ -5,6 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -30,9 +31,8 @@ void run_reduce(benchmark::State& state, const Case& c, Eigen::ThreadPoolDevice&
   std::array<Eigen::Index, Reduced> axes{};
   std::array<Eigen::Index, Rank - Reduced> out_dims{};
   for (std::size_t i = 0; i < Reduced; ++i) axes[i] = c.axes[i];
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < Rank; ++i)
-    if (std::find(c.axes.begin(), c.axes.end(), static_cast<std::int64_t>(i)) == c.axes.end()) out_dims[kept++] = c.view[i];
+  const einops::Shape kept = c.output_view();
+  std::copy(kept.begin(), kept.end(), out_dims.begin());
   Map<T, Rank - Reduced> out(static_cast<T*>(output.data()), out_dims);
   for (auto _ : state) {
     if (c.reduction == "sum")

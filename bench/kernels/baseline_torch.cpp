@@ -22,28 +22,12 @@ c10::ScalarType torch_dtype(einops::DType dtype) {
   }
 }
 
-std::vector<std::int64_t> output_view(const Case& c) {
-  std::vector<std::int64_t> shape;
-  switch (c.kind) {
-    case Kind::permute:
-      for (std::int64_t axis : c.permutation) shape.push_back(c.view[static_cast<std::size_t>(axis)]);
-      break;
-    case Kind::repeat: shape = c.expand; break;
-    case Kind::reduce:
-      for (std::size_t i = 0; i < c.view.size(); ++i)
-        if (std::find(c.axes.begin(), c.axes.end(), static_cast<std::int64_t>(i)) == c.axes.end())
-          shape.push_back(c.view[i]);
-      break;
-  }
-  return shape;
-}
-
 void run_torch(benchmark::State& state, const Case& c, int threads) {
   at::set_num_threads(threads);
   const einops::AnyTensor input = make_input(c);
   const auto options = torch::TensorOptions().dtype(torch_dtype(c.dtype));
   const torch::Tensor x = torch::from_blob(input.data(), c.input_shape, options).view(c.view);
-  torch::Tensor out = torch::zeros(output_view(c), options);
+  torch::Tensor out = torch::zeros(c.output_view(), options);
   const std::vector<std::int64_t> axes = c.axes;
   for (auto _ : state) {
     switch (c.kind) {

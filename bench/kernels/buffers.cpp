@@ -22,18 +22,7 @@ einops::AnyTensor make_output(const Case& c) {
   const einops::DType dtype = c.kind == Kind::reduce && c.reduction == "sum" && !einops::is_floating(c.dtype)
                                   ? einops::reduction_result_dtype(einops::Reduction::sum, c.dtype)
                                   : c.dtype;
-  einops::Shape shape;
-  switch (c.kind) {
-    case Kind::permute:
-      for (std::int64_t axis : c.permutation) shape.push_back(c.view[static_cast<std::size_t>(axis)]);
-      break;
-    case Kind::repeat: shape = c.expand; break;
-    case Kind::reduce:
-      for (std::size_t i = 0; i < c.view.size(); ++i)
-        if (std::find(c.axes.begin(), c.axes.end(), static_cast<std::int64_t>(i)) == c.axes.end())
-          shape.push_back(c.view[i]);
-      break;
-  }
+  const einops::Shape shape = c.output_view();
   // The einops result shape: elementary axes grouped as the pattern's output.
   einops::AnyTensor tensor(dtype, shape);
   const auto plan = einops::get_plan(

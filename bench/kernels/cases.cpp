@@ -66,19 +66,22 @@ einops::AxisLengths Case::axis_lengths() const {
 
 std::int64_t Case::input_elements() const { return product(input_shape); }
 
-std::int64_t Case::output_elements() const {
+einops::Shape Case::output_view() const {
+  einops::Shape shape;
   switch (kind) {
-    case Kind::permute: return input_elements();
-    case Kind::repeat: return product(expand);
-    case Kind::reduce: {
-      std::int64_t n = 1;
+    case Kind::permute:
+      for (std::int64_t axis : permutation) shape.push_back(view[static_cast<std::size_t>(axis)]);
+      break;
+    case Kind::repeat: shape = expand; break;
+    case Kind::reduce:
       for (std::size_t i = 0; i < view.size(); ++i)
-        if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(i)) == axes.end()) n *= view[i];
-      return n;
-    }
+        if (std::find(axes.begin(), axes.end(), static_cast<std::int64_t>(i)) == axes.end()) shape.push_back(view[i]);
+      break;
   }
-  return 0;
+  return shape;
 }
+
+std::int64_t Case::output_elements() const { return product(output_view()); }
 
 std::int64_t Case::output_bytes() const { return output_elements() * static_cast<std::int64_t>(element_size()); }
 

@@ -30,6 +30,8 @@ struct Case {
   std::string label() const;
   einops::AxisLengths axis_lengths() const;
   std::int64_t input_elements() const;
+  /// The output viewed with elementary axes: `view` permuted, `view` without the reduced axes, or `expand`.
+  einops::Shape output_view() const;
   std::int64_t output_elements() const;
   /// Bytes the reference moves: memcpy of the output (permute, repeat), a read of the input (reduce).
   std::int64_t reference_bytes() const;

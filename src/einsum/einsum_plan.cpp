@@ -1,6 +1,5 @@
 #include "einsum_plan.hpp"
 
-#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -205,19 +204,10 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
 
 // ---- the plan cache: (pattern, shapes) -> plan ---------------------------------------------------
 
-struct KeyHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
-};
-struct KeyEqual {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-};
-
 constexpr std::size_t kPlanCacheCapacity = 256;
 
 auto& plan_cache() {
-  static BoundedCache<std::string, std::shared_ptr<const EinsumPlan>, KeyHash, KeyEqual> cache(kPlanCacheCapacity);
+  static TextKeyedCache<std::shared_ptr<const EinsumPlan>> cache(kPlanCacheCapacity);
   return cache;
 }
 

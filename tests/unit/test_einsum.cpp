@@ -14,6 +14,7 @@
 #include "einops/einsum.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_checks.hpp"
+#include "error_message.hpp"
 
 using einops::AnyTensor;
 using einops::EinopsError;
@@ -23,6 +24,8 @@ using einops::Tensor;
 using einops::TensorView;
 
 namespace {
+
+using einops_test::message_of;
 
 // ---- the pattern, in constant evaluation ----------------------------------------------------------
 
@@ -213,16 +216,6 @@ void differential(unsigned seed, int trials) {
   }
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const EinopsError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 Tensor<double> random_tensor(const Shape& shape, unsigned seed) {
   std::mt19937 rng(seed);
   Tensor<double> t(shape);
@@ -400,7 +393,7 @@ TEST(Einsum, CallForms) {
 TEST(EinsumErrors, NamePatternShapesAndReason) {
   const Tensor<float> a({2, 3}), b({3, 4}), c({5, 4});
   const auto fails = [](auto&& call, const char* pattern, const char* shapes, const char* reason) {
-    const std::string message = error_of(call);
+    const std::string message = message_of(call);
     EXPECT_NE(message.find("einsum pattern \"" + std::string(pattern) + "\""), std::string::npos) << message;
     EXPECT_NE(message.find(shapes), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;

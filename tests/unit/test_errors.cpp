@@ -8,23 +8,14 @@
 
 #include <einops/einops.hpp>
 
+#include "error_message.hpp"
+
 namespace {
 
 using einops::AxisLengths;
 using einops::EinopsError;
 using einops::Tensor;
-
-/// The message of the EinopsError `call` throws (fails the test when it does not throw).
-template <class Call>
-std::string message_of(Call&& call) {
-  try {
-    call();
-  } catch (const EinopsError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no EinopsError thrown";
-  return {};
-}
+using einops_test::message_of;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

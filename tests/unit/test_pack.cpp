@@ -10,6 +10,7 @@
 #include "einops/pack.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_checks.hpp"
+#include "error_message.hpp"
 
 using einops::AnyTensor;
 using einops::EinopsError;
@@ -18,6 +19,8 @@ using einops::Shape;
 using einops::Tensor;
 
 namespace {
+
+using einops_test::message_of;
 
 // ---- the pattern, in constant evaluation ----------------------------------------------------------
 
@@ -94,16 +97,6 @@ std::vector<std::int64_t> reference_pack(const std::vector<Tensor<std::int64_t>>
     start += part;
   }
   return out;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const EinopsError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 }  // namespace
@@ -219,31 +212,31 @@ TEST(Unpack, ViewOfCallerMemory) {
 
 TEST(PackErrors, NameOperationPatternShapesAndReason) {
   const Tensor<float> a({2, 3}), b({2, 4}), c({3, 3});
-  const std::string rank = error_of([&] { einops::pack({a, b}, "x y * z"); });
+  const std::string rank = message_of([&] { einops::pack({a, b}, "x y * z"); });
   EXPECT_NE(rank.find("pack pattern \"x y * z\""), std::string::npos) << rank;
   EXPECT_NE(rank.find("(2, 3), (2, 4)"), std::string::npos) << rank;
   EXPECT_NE(rank.find("at least 3 axes"), std::string::npos) << rank;
 
-  const std::string mismatch = error_of([&] { einops::pack({a, c}, "x *"); });
+  const std::string mismatch = message_of([&] { einops::pack({a, c}, "x *"); });
   EXPECT_NE(mismatch.find("Axis x has length 2 in tensor #0 but 3 in tensor #1"), std::string::npos) << mismatch;
 
-  const std::string dtype = error_of([&] { einops::pack({AnyTensor(a), AnyTensor(Tensor<double>({2, 3}))}, "x *"); });
+  const std::string dtype = message_of([&] { einops::pack({AnyTensor(a), AnyTensor(Tensor<double>({2, 3}))}, "x *"); });
   EXPECT_NE(dtype.find("one dtype"), std::string::npos) << dtype;
 
-  const std::string empty = error_of([] { einops::pack(std::span<const AnyTensor>(), "*"); });
+  const std::string empty = message_of([] { einops::pack(std::span<const AnyTensor>(), "*"); });
   EXPECT_NE(empty.find("at least one tensor"), std::string::npos) << empty;
 
-  const std::string syntax = error_of([&] { einops::pack({a}, einops::runtime("x x *")); });
+  const std::string syntax = message_of([&] { einops::pack({a}, einops::runtime("x x *")); });
   EXPECT_NE(syntax.find("Duplicates in axes names: 'x'"), std::string::npos) << syntax;
   EXPECT_NE(syntax.find("\n     ^"), std::string::npos) << syntax;  // a caret under the second x
-  EXPECT_NE(error_of([&] { einops::pack({a}, einops::runtime("x y")); }).find("No *-axis"), std::string::npos);
-  EXPECT_NE(error_of([&] { einops::pack({a}, einops::runtime("x 1h *")); }).find("Invalid axis name: '1h'"), std::string::npos);
+  EXPECT_NE(message_of([&] { einops::pack({a}, einops::runtime("x y")); }).find("No *-axis"), std::string::npos);
+  EXPECT_NE(message_of([&] { einops::pack({a}, einops::runtime("x 1h *")); }).find("Invalid axis name: '1h'"), std::string::npos);
 }
 
 TEST(UnpackErrors, EveryMisuse) {
   const Tensor<float> packed({5, 3});
   const auto fails = [&](const std::vector<Shape>& shapes, const char* pattern, const char* reason) {
-    const std::string message = error_of([&] { einops::unpack(packed, shapes, einops::runtime(pattern)); });
+    const std::string message = message_of([&] { einops::unpack(packed, shapes, einops::runtime(pattern)); });
     EXPECT_NE(message.find("unpack pattern"), std::string::npos) << message;
     EXPECT_NE(message.find("(5, 3)"), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;

@@ -9,6 +9,7 @@
 #include "einops/parse_shape.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_checks.hpp"
+#include "error_message.hpp"
 
 using einops::EinopsError;
 using einops::ParsedShape;
@@ -16,6 +17,8 @@ using einops::PatternErrorKind;
 using einops::Shape;
 
 namespace {
+
+using einops_test::message_of;
 
 constexpr PatternErrorKind shape_pattern_error(std::string_view pattern) {
   const auto parsed = einops::parse_expression(pattern, 0, einops::ExpressionOptions{true, false});
@@ -33,16 +36,6 @@ static_assert(shape_pattern_error("_x") == PatternErrorKind::underscore_edges);
 ParsedShape parse(const Shape& shape, const char* pattern) { return einops::parse_shape(shape, einops::runtime(pattern)); }
 
 std::vector<ParsedShape::Entry> entries(const ParsedShape& parsed) { return {parsed.begin(), parsed.end()}; }
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const EinopsError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 }  // namespace
 
@@ -84,7 +77,7 @@ TEST(ParseShape, KeepsPatternOrderNotAlphabetical) {
 
 TEST(ParseShapeErrors, EveryMisuse) {
   const auto fails = [](const Shape& shape, const char* pattern, const char* reason) {
-    const std::string message = error_of([&] { einops::parse_shape(shape, einops::runtime(pattern)); });
+    const std::string message = message_of([&] { einops::parse_shape(shape, einops::runtime(pattern)); });
     EXPECT_NE(message.find("parse_shape pattern \"" + std::string(pattern) + "\""), std::string::npos) << message;
     EXPECT_NE(message.find(einops::detail::format_shape(shape)), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;

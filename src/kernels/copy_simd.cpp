@@ -59,6 +59,15 @@ struct NextRead {
     rows = last ? t.next_rows : t.rows;
     cols = last ? t.next_cols : t.cols;
   }
+
+  /// Prefetches into L2 the line at column c of rows [r, r + count) where they exist: what the
+  /// next read takes at the place of the tile being copied. Always inlined (HWY_INLINE): as a
+  /// plain member GCC 12 dropped its prefetches, as with prefetch_to_l2 (kernels_keep_l2_prefetches).
+  HWY_INLINE void prefetch_tile(std::int64_t r, std::int64_t count, std::int64_t c) const {
+    if (c >= cols) return;
+    const std::int64_t end = std::min(r + count, rows);
+    for (std::int64_t i = r; i < end; ++i) prefetch_to_l2(in + row_in[i] + c);
+  }
 };
 
 template <class Word>
@@ -297,10 +306,8 @@ void TransposeTileImpl(const Tile<Word>& t) {
     const std::int64_t r_begin = LineAlignedFirstRow(out, t.col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t r = r_begin; r < r_full; r += L) {
-      const std::int64_t prefetch_end = std::min(r + L, next.rows);
       for (std::int64_t c = 0; c < c_full; c += L) {
-        if (c < next.cols)
-          for (std::int64_t i = r; i < prefetch_end; ++i) prefetch_to_l2(next.in + next.row_in[i] + c);
+        next.prefetch_tile(r, L, c);
         for (std::int64_t rg = 0; rg < L; rg += kR) {
           const Word* rows[R];
           for (std::size_t i = 0; i < R; ++i) rows[i] = in + t.row_in[r + rg + static_cast<std::int64_t>(i)] + c;
@@ -462,10 +469,8 @@ void LineTransposeImpl(const Tile<Word>& t) {
     const std::int64_t r_begin = LineAlignedFirstRow(out, col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
     for (std::int64_t r = r_begin; r < r_full; r += L) {
-      const std::int64_t prefetch_end = std::min(r + L, next.rows);
       for (std::int64_t c = 0; c < c_full; c += L) {
-        if (c < next.cols)
-          for (std::int64_t i = r; i < prefetch_end; ++i) prefetch_to_l2(next.in + next.row_in[i] + c);
+        next.prefetch_tile(r, L, c);
         Word* target = out + c * col_out + r;
         if constexpr (sizeof(Word) >= 4) {
           TransposeWholeLinesTile<Word, kStream>(in + c, t.row_in + r, target, col_out);

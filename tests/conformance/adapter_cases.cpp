@@ -113,18 +113,4 @@ std::string check_parts(const Case& c, const std::vector<einops::AnyTensor>& par
   return {};
 }
 
-std::string check_parsed_shape(const Case& c, const einops::ParsedShape& parsed) {
-  const Json& want = c.expect().at("dict");
-  std::string got;
-  for (const auto& [name, length] : parsed) got += (got.empty() ? "" : ", ") + name + ": " + std::to_string(length);
-  if (want.size() != parsed.size()) return "dict: expected " + want.dump() + ", got {" + got + "}";
-  std::size_t i = 0;
-  for (const auto& [name, length] : want.items()) {
-    const auto& entry = parsed.entries()[i++];
-    if (entry.first != name || entry.second != length.get<std::int64_t>())
-      return "dict: expected " + want.dump() + ", got {" + got + "}";
-  }
-  return {};
-}
-
 }  // namespace conformance::adapters

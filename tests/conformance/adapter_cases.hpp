@@ -58,7 +58,6 @@ ValueMatch value_match(const Case& c);
 /// Checks of results already converted to built-in tensors (empty: they match the case).
 std::string check_packed(const Case& c, const einops::AnyTensor& tensor, const std::vector<einops::Shape>& shapes);
 std::string check_parts(const Case& c, const std::vector<einops::AnyTensor>& parts);
-std::string check_parsed_shape(const Case& c, const einops::ParsedShape& parsed);
 
 /// Runs `run_layout(layout_index)` for both layouts (0 and 1, named by `names`); fails with the
 /// first layout's reason.

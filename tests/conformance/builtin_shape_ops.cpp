@@ -22,19 +22,7 @@ Outcome run_parse_shape(const Case& c) {
   }
   return expect_result(
       c, [&] { return einops::parse_shape(input, c.pattern); },
-      [&](const einops::ParsedShape& parsed) -> std::string {
-        const Json& want = c.expect().at("dict");  // ordered_json: keys in pattern order
-        std::string got;
-        for (const auto& [name, length] : parsed) got += (got.empty() ? "" : ", ") + name + ": " + std::to_string(length);
-        if (want.size() != parsed.size()) return "dict: expected " + want.dump() + ", got {" + got + "}";
-        std::size_t i = 0;
-        for (const auto& [name, length] : want.items()) {
-          const auto& entry = parsed.entries()[i++];
-          if (entry.first != name || entry.second != length.get<std::int64_t>() || parsed[name] != entry.second)
-            return "dict: expected " + want.dump() + ", got {" + got + "}";
-        }
-        return {};
-      });
+      [&](const einops::ParsedShape& parsed) { return check_parsed_shape(c, parsed); });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "corpus.hpp"
+#include "einops/parse_shape.hpp"
 #include "einops/tensor.hpp"
 
 namespace conformance {
@@ -23,5 +24,9 @@ bool value_close(double actual, double expected);
 /// Empty when `actual` matches the array expectation `expect` ({shape, dtype, values} or
 /// {shape, dtype, sum, sumsq, wsum, first16}); otherwise the first reason it does not.
 std::string check_array(const Json& expect, const einops::AnyTensor& actual, ValueMatch match);
+
+/// Why a parse_shape result differs from the case's "dict" (lengths by name, in pattern order;
+/// lookup by name agrees); empty when it matches.
+std::string check_parsed_shape(const Case& c, const einops::ParsedShape& parsed);
 
 }  // namespace conformance

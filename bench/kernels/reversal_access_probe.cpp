@@ -4,7 +4,9 @@
 // (the e axis) with streaming stores. Here the same tiles, in the same order, only read (reads
 // only), only write registers of constants (stores only), or move the loaded lines unchanged
 // (both); next to memcpy of the 16.8 MB. With the library at about the time of "both", the
-// reversal runs at the speed of its access pattern, not of its shuffles.
+// reversal runs at the speed of its access pattern, not of its shuffles. "staged" first copies
+// each block's 16 rows of 4 KB whole into an L2 buffer (sequential reads), then reads the tiles
+// from there: the rows no longer crowd one L2 set, but the copy costs as much as it saves.
 //   g++ -O2 -mavx512f -std=c++20 bench/kernels/reversal_access_probe.cpp -o /tmp/reversal_access_probe
 //   /tmp/reversal_access_probe
 #include <immintrin.h>
@@ -65,6 +67,38 @@ void tiles(const float* in, float* out) {
   sink += lanes[0];
 }
 
+/// Staged: each (c, b) block's 16 rows of 4 KB (d and e) are first copied whole, one row after
+/// another, into an L2 buffer (rows 4 KB and a line apart, so in different sets); the tiles then
+/// read it, and store (kStores) or only add up what they read.
+template <bool kStores>
+void staged(const float* in, float* out) {
+  constexpr std::int64_t kPitch = 1024 + 16;
+  alignas(64) static float stage[16 * kPitch];
+  __m512 sum = _mm512_setzero_ps();
+  for (std::int64_t c = 0; c < 16; ++c)
+    for (std::int64_t b = 0; b < 16; ++b) {
+      for (int a = 0; a < 16; ++a) {
+        const float* run = in + a * kInA + b * kInB + c * kInC;
+        for (int i = 0; i < 1024; i += 16) _mm512_store_ps(stage + a * kPitch + i, _mm512_load_ps(run + i));
+      }
+      for (std::int64_t d = 0; d < 16; ++d)
+        for (std::int64_t line = 0; line < 4; ++line) {
+          __m512 v[16];
+          for (int a = 0; a < 16; ++a) v[a] = _mm512_load_ps(stage + a * kPitch + d * 64 + line * 16);
+          float* lines = out + line * 16 * kOutE + d * kOutD + c * kOutC + b * kOutB;
+          if constexpr (kStores) {
+            for (int e = 0; e < 16; ++e) _mm512_stream_ps(lines + e * kOutE, v[e]);
+          } else {
+            for (int a = 0; a < 16; ++a) sum = _mm512_add_ps(sum, v[a]);
+          }
+        }
+    }
+  _mm_sfence();
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, sum);
+  sink += lanes[0];
+}
+
 }  // namespace
 
 int main() {
@@ -79,7 +113,7 @@ int main() {
       {"memcpy", [](const float* x, float* y) { std::memcpy(y, x, static_cast<std::size_t>(kElements) * 4); }},
       {"reads only", tiles<Traffic::reads>},
       {"stores only", tiles<Traffic::stores>},
-      {"both", tiles<Traffic::both>}};
+      {"both", tiles<Traffic::both>}, {"staged reads", staged<false>}, {"staged both", staged<true>}};
   for (int round = 0; round < 3; ++round) {
     for (const Variant& v : variants) {
       double best = 1e9;

@@ -11,8 +11,7 @@ namespace {
 constexpr std::size_t kPatternCacheCapacity = 512;
 
 auto& arrow_cache() {
-  static TextKeyedCache<std::shared_ptr<const ArrowPattern>> cache(
-      kPatternCacheCapacity);
+  static TextKeyedCache<std::shared_ptr<const ArrowPattern>> cache(kPatternCacheCapacity);
   return cache;
 }
 

@@ -31,8 +31,8 @@ void run_reduce(benchmark::State& state, const Case& c, Eigen::ThreadPoolDevice&
   std::array<Eigen::Index, Reduced> axes{};
   std::array<Eigen::Index, Rank - Reduced> out_dims{};
   for (std::size_t i = 0; i < Reduced; ++i) axes[i] = c.axes[i];
-  const einops::Shape kept = c.output_view();
-  std::copy(kept.begin(), kept.end(), out_dims.begin());
+  const einops::Shape out_shape = c.output_view();
+  std::copy(out_shape.begin(), out_shape.end(), out_dims.begin());
   Map<T, Rank - Reduced> out(static_cast<T*>(output.data()), out_dims);
   for (auto _ : state) {
     if (c.reduction == "sum")

@@ -13,7 +13,6 @@
 namespace {
 
 using einops::AxisLengths;
-using einops::EinopsError;
 using einops::Tensor;
 using einops_test::message_of;
 

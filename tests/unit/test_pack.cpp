@@ -13,7 +13,6 @@
 #include "error_message.hpp"
 
 using einops::AnyTensor;
-using einops::EinopsError;
 using einops::PatternErrorKind;
 using einops::Shape;
 using einops::Tensor;

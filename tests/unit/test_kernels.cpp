@@ -327,6 +327,29 @@ TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {
   check_copy<std::uint16_t>(spread_chain, true, "spread row chain u16", true);
 }
 
+TEST_P(EveryTarget, TransposeBlocksAreNarrowWhereOutputRunsEndWithTheBlock) {
+  // h w -> w h with more rows than a block holds and more columns than 1 KB of a row: the next
+  // block writes other output rows, so a block takes 32 columns (a whole line for 1-byte words).
+  const Problem tall = permutation_problem({320, 2000}, {1, 0});
+  for (const std::size_t element_size : {1, 2, 4, 8}) {
+    const auto schedule = einops::detail::make_copy_schedule(tall.walk(true), element_size);
+    EXPECT_EQ(schedule.kernel, einops::detail::TileKernel::transpose);
+    EXPECT_EQ(schedule.block_rows, 256);
+    EXPECT_EQ(schedule.block_cols, element_size == 1 ? 64 : 32) << element_size;
+  }
+  check_copy<std::uint32_t>(tall, true, "narrow blocks u32");
+  check_copy<std::uint8_t>(tall, true, "narrow blocks u8");
+  // b h w c -> b c h w ((h w) merged: 392 rows): the next row block goes on with every column's
+  // run, so the block keeps them all.
+  const Problem planes = permutation_problem({2, 7, 56, 64}, {0, 3, 1, 2});
+  EXPECT_EQ(einops::detail::make_copy_schedule(planes.walk(true), 4).block_cols, 64);
+  check_copy<std::uint32_t>(planes, true, "runs going on");
+  // b c h w -> b h w c: the block's output is one run; 1 KB of each input row.
+  const Problem channels_last = permutation_problem({2, 64, 7, 56}, {0, 2, 3, 1});
+  EXPECT_EQ(einops::detail::make_copy_schedule(channels_last.walk(true), 4).block_cols, 256);
+  check_copy<std::uint32_t>(channels_last, true, "one output run");
+}
+
 TEST_P(EveryTarget, LongRowChainsAreCutAndOuterLoopsFollowTheInput) {
   // a b c d e -> e d c b a: a, b, c and d are each contiguous in the output after the previous
   // one. The row chain stops before it would pass a block's rows (a: 24 rows; a b: 384 > 256),

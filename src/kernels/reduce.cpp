@@ -26,6 +26,9 @@ constexpr std::int64_t kChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kPieceBytes = std::int64_t{1} << 20;
 /// Outer mode: the narrowest tile cut to give threads work (1 KB runs of float32).
 constexpr std::int64_t kMinSplitLanes = 256;
+/// Inner and scalar modes: the most outputs one kernel call computes (their accumulators sit on
+/// the stack).
+constexpr std::int64_t kOutputBatch = 64;
 /// Elements summed one after another in the scalar path before joining the pairwise cascade.
 constexpr std::int64_t kScalarBlock = 64;
 
@@ -130,16 +133,19 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
       out_offset += index[d] * loop.out_stride;
     }
   };
-  // Accumulates lanes [first, first + count) of one row over `loops` into `target`.
-  const auto reduce_lanes = [&](const T* base, const Loop* loops, std::int64_t count, Acc* target) {
+  // Accumulates `count` outputs, `stride` elements apart from `base`, over `loops` into `target`.
+  const auto reduce_outputs = [&](const T* base, std::int64_t stride, const Loop* loops, std::int64_t count, Acc* target) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
-      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target, s.sequential_steps});
+      kernel(FloatReduceCall{s.type, s.reduction, base, count, loops, s.red_rank, target, s.sequential_steps, stride});
     } else {
-      for (std::int64_t l = 0; l < count; ++l)
-        target[l] = scalar_reduce<R>(base + l * lanes.in_stride, loops, s.red_rank);
+      for (std::int64_t l = 0; l < count; ++l) target[l] = scalar_reduce<R>(base + l * stride, loops, s.red_rank);
     }
+  };
+  // Accumulates lanes [first, first + count) of one row over `loops` into `target`.
+  const auto reduce_lanes = [&](const T* base, const Loop* loops, std::int64_t count, Acc* target) {
+    reduce_outputs(base, lanes.in_stride, loops, count, target);
   };
   // Accumulates one piece of lanes [first, first + count) of one row into `target`. The loops are
   // copied only for a split row (a piece has its own first loop): kMaxRank loops are 1.5 KB.
@@ -153,14 +159,16 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     piece_loops[0].extent = std::min(s.piece_extent, s.red_loops[0].extent - start);
     reduce_lanes(base + start * s.red_loops[0].in_stride, piece_loops.data(), count, target);
   };
-  // Combines the pieces of lanes [first, first + count) in order (pairwise for sums), finishes,
-  // writes. Piece p of lane l is partial[p * piece_stride + l].
+  // Combines the pieces of outputs [first, first + count) in order (pairwise for sums), finishes,
+  // writes. Piece p of output l is partial[p * piece_stride + l]; output l lies first + l steps
+  // along `along` (the lanes, or the innermost output loop) from the offsets.
   const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset, std::int64_t out_offset,
-                          std::int64_t first, std::int64_t count) {
-    if constexpr (is_floating_element_v<T> && R != Reduction::prod) {
-      // Whole rows of contiguous outputs (outer mode) in vectors; a product may need its exact
-      // path and an empty reduction its own answer, one output at a time below.
-      if (count > 1 && s.pieces == 1 && s.reduced > 0 && lanes.out_stride == 1)
+                          std::int64_t first, std::int64_t count, const Loop& along) {
+    if constexpr (is_floating_element_v<T> && (R == Reduction::sum || R == Reduction::mean || R == Reduction::min ||
+                                               R == Reduction::max)) {
+      // Contiguous outputs in vectors; a product may need its exact path, an empty reduction its
+      // own answer and any/all give bool, one output at a time below.
+      if (count > 1 && s.pieces == 1 && s.reduced > 0 && along.out_stride == 1)
         return finish_float(FloatFinishCall{s.type, partial, out + out_offset + first, count, R == Reduction::mean, s.reduced});
     }
     for (std::int64_t l = 0; l < count; ++l) {
@@ -176,13 +184,13 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
       }
       if constexpr (R == Reduction::prod && is_floating_element_v<T>) {
         if (std::isnan(value))
-          value = exact_product<Acc>(in + in_offset + (first + l) * lanes.in_stride, s.red_loops.data(), s.red_rank);
+          value = exact_product<Acc>(in + in_offset + (first + l) * along.in_stride, s.red_loops.data(), s.red_rank);
       }
       Out result = Op::finish(value, s.reduced);
       if constexpr (R == Reduction::min || R == Reduction::max) {
         if (s.reduced == 0) result = Out{};  // nothing to compare: zero, as before
       }
-      out[out_offset + (first + l) * lanes.out_stride] = result;
+      out[out_offset + (first + l) * along.out_stride] = result;
     }
   };
 
@@ -200,25 +208,37 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
         const std::int64_t first = task % lane_chunks * s.lane_chunk;
         const std::int64_t count = std::min(s.lane_chunk, lanes.extent - first);
         reduce_piece(in_offset, 0, first, count, partial.get());
-        finish(partial.get(), 0, in_offset, out_offset, first, count);
+        finish(partial.get(), 0, in_offset, out_offset, first, count, lanes);
       }
     });
     return;
   }
   if (s.pieces == 1) {
+    // Outputs along the innermost output loop go to the kernel together, up to kOutputBatch a call.
+    const Loop innermost = row_loops > 0 ? s.out_loops[static_cast<std::size_t>(row_loops - 1)] : Loop{1, 0, 0};
     parallel_for(rows, s.output_chunk, use_threads, [&](std::int64_t begin, std::int64_t end) {
-      Acc partial[1];
+      Acc partial[kOutputBatch];
       std::int64_t index[kMaxRank] = {};
       std::int64_t in_offset = 0, out_offset = 0;
       row_offsets(begin, index, in_offset, out_offset);
-      for (std::int64_t row = begin; row < end; ++row) {
-        reduce_piece(in_offset, 0, 0, 1, partial);
-        finish(partial, 0, in_offset, out_offset, 0, 1);
-        for (int d = row_loops - 1; d >= 0; --d) {  // next row: odometer
+      for (std::int64_t row = begin; row < end;) {
+        const std::int64_t along = row_loops > 0 ? innermost.extent - index[row_loops - 1] : 1;
+        const std::int64_t count = std::min({kOutputBatch, end - row, along});
+        reduce_outputs(in + in_offset, innermost.in_stride, s.red_loops.data(), count, partial);
+        finish(partial, 0, in_offset, out_offset, 0, count, innermost);
+        row += count;
+        if (row_loops == 0) continue;
+        // Next outputs: the innermost loop moves `count` on, and on its end the odometer carries.
+        in_offset += count * innermost.in_stride;
+        out_offset += count * innermost.out_stride;
+        if ((index[row_loops - 1] += count) < innermost.extent) continue;
+        for (int d = row_loops - 1; d >= 0; --d) {
           const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-          in_offset += loop.in_stride;
-          out_offset += loop.out_stride;
-          if (++index[d] < loop.extent) break;
+          if (d < row_loops - 1) {
+            in_offset += loop.in_stride;
+            out_offset += loop.out_stride;
+            if (++index[d] < loop.extent) break;
+          }
           in_offset -= loop.in_stride * loop.extent;
           out_offset -= loop.out_stride * loop.extent;
           index[d] = 0;
@@ -242,7 +262,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     std::int64_t index[kMaxRank] = {};
     std::int64_t in_offset = 0, out_offset = 0;
     row_offsets(row, index, in_offset, out_offset);
-    finish(partial.get() + row * s.pieces, 1, in_offset, out_offset, 0, 1);
+    finish(partial.get() + row * s.pieces, 1, in_offset, out_offset, 0, 1, lanes);
   }
 }
 

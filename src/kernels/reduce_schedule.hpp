@@ -61,12 +61,13 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
 struct FloatReduceCall {
   DType type;
   Reduction reduction;
-  const void* base;        // input of the first output (and the first reduced element)
-  std::int64_t lanes;      // outer mode: consecutive outputs, contiguous in the input
-  const Loop* red_loops;   // outermost first; inner mode: the last has stride 1
+  const void* base;          // input of the first output (and the first reduced element)
+  std::int64_t lanes;        // outputs: outer mode, contiguous in the input; inner, lane_stride apart
+  const Loop* red_loops;     // outermost first; inner mode: the last has stride 1
   int red_rank;
-  void* accumulators;      // float (double for float64): 1 value (inner) or `lanes` values (outer)
-  bool sequential_steps;   // outer mode: the input is one stream, row after row (ReduceSchedule)
+  void* accumulators;        // float (double for float64): `lanes` values
+  bool sequential_steps;     // outer mode: the input is one stream, row after row (ReduceSchedule)
+  std::int64_t lane_stride;  // inner mode: input elements from one output's first to the next's
 };
 
 /// An odometer over reduced loops (outermost first): `offset` is the current step's input offset;

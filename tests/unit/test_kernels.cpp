@@ -767,6 +767,44 @@ void check_vector_finish(const std::vector<Acc>& values) {
   }
 }
 
+/// Inner-mode reductions of many outputs (one kernel call takes a batch of them along the
+/// innermost output loop) against each output reduced alone: bit-identical, for batches cut by
+/// the loop's end, outputs apart in the output (`-> b a`) and every reduction.
+template <class T>
+void check_batched_inner_reduce(std::int64_t a, std::int64_t b, std::int64_t l, const char* pattern, std::mt19937_64& rng) {
+  std::vector<T> x(static_cast<std::size_t>(a * b * l));
+  for (T& v : x) v = static_cast<T>(std::uniform_real_distribution<float>(0.5f, 1.5f)(rng));
+  const einops::TensorView<const T> view(x.data(), {a, b, l});
+  const bool transposed = std::string(pattern).find("b a") != std::string::npos;
+  for (const char* reduction : {"sum", "mean", "prod", "min", "max"}) {
+    const std::vector<T> batched = einops::reduce(view, einops::runtime(pattern), reduction).template as<T>().to_vector();
+    ASSERT_EQ(batched.size(), static_cast<std::size_t>(a * b));
+    for (std::int64_t i = 0; i < a; ++i)
+      for (std::int64_t j = 0; j < b; ++j) {
+        const einops::TensorView<const T> row(x.data() + (i * b + j) * l, {l});
+        const T alone = einops::reduce(row, "l -> ", reduction).template as<T>().to_vector()[0];
+        const T got = batched[static_cast<std::size_t>(transposed ? j * a + i : i * b + j)];
+        ASSERT_EQ(0, std::memcmp(&got, &alone, sizeof(T)))
+            << pattern << " " << reduction << " [" << a << "," << b << "," << l << "] output " << i << "," << j;
+      }
+  }
+}
+
+TEST_P(EveryTarget, InnerReductionsOfManyOutputsMatchEachAlone) {
+  std::mt19937_64 rng(21);
+  for (const std::int64_t b : {1, 63, 64, 65, 130})
+    for (const std::int64_t l : {8, 9, 64, 100}) {
+      check_batched_inner_reduce<float>(3, b, l, "a b l -> a b", rng);
+      check_batched_inner_reduce<float>(3, b, l, "a b l -> b a", rng);
+      check_batched_inner_reduce<double>(2, b, l, "a b l -> a b", rng);
+      check_batched_inner_reduce<einops::float16>(2, b, l, "a b l -> a b", rng);
+      if (HasFatalFailure()) return;
+    }
+  // 2100 outputs of 256 bytes: threading chunks of 1024 outputs start inside the b loop.
+  check_batched_inner_reduce<float>(3, 700, 64, "a b l -> a b", rng);
+  check_batched_inner_reduce<float>(3, 700, 64, "a b l -> b a", rng);
+}
+
 TEST_P(EveryTarget, VectorFinishMatchesScalarFinish) {
   // Every 4099th float bit pattern (NaN payloads, subnormals, overflow included), and floats next
   // to every float16 value and midpoint (the ties, and the carries into the next binade).
@@ -838,6 +876,8 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{64, n / 64}, "a b -> b", "max"},              // outer mode, two tiles
       {{2000, 1000}, "a b -> b", "sum"},              // one row, cut into tiles for the threads
       {{32, 64, n / 2048}, "b c hw -> b c", "max"},
+      {{5, 4000, 16}, "a b c -> a b", "sum"},         // inner mode, chunks cut the b loop
+      {{5, 4000, 16}, "a b c -> b a", "mean"},
       {{16, 16, n / 256}, "a b c -> c b a", ""},      // a copy
   };
   for (const Case& c : cases) {

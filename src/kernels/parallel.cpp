@@ -1,11 +1,13 @@
-// A persistent pool of worker threads. The calling thread always takes part; workers claim
-// chunks from a shared counter, so uneven chunks balance themselves. One call at a time owns the
-// pool: a concurrent or nested call runs serially on its own thread (no oversubscription).
+// A persistent pool of worker threads. The calling thread always takes part; each thread runs its
+// own contiguous block of chunks, then claims chunks left in the others' (Job), so uneven chunks
+// balance themselves. One call at a time owns the pool: a concurrent or nested call runs serially
+// on its own thread (no oversubscription).
 #include "parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -35,19 +37,47 @@ int hardware_threads() {
   return count;
 }
 
+/// One parallel_for call. The chunks are dealt out in contiguous blocks, one per seat (the caller
+/// and each worker that joins): a seat runs its own block in order, then takes chunks left in the
+/// others', so uneven chunks and late workers still balance. Each thread thus reads one
+/// contiguous part of the data, the same part on every call of the same shape, which stays in
+/// that core's caches. Against one shared counter (chunks taken in turn), two threads, Zen 5, best
+/// of seven alternating runs of bench_kernels: 0.72-0.96x the time on 15 of its 19 two-thread
+/// cases (`b c h w -> b c` sum 0.72x, the broadcast 0.75x, int8 `b c h w -> b h w c` 0.79x), `h w
+/// -> w h` float16, float32 and int8 1.05-1.07x.
 struct Job {
+  struct alignas(64) Block {  // a cache line each: seats claim chunks without sharing one
+    std::atomic<std::int64_t> next{0};  // chunk index
+    std::int64_t end = 0;
+  };
   std::int64_t count = 0;
   std::int64_t chunk = 1;
   ChunkBody* body = nullptr;
-  std::atomic<std::int64_t> next{0};
-  int seats = 0;   // workers that may join
-  int joined = 0;  // guarded by the pool's mutex
+  std::unique_ptr<Block[]> blocks;
+  int seats = 0;   // the caller and the workers that may join
+  int joined = 0;  // workers joined; guarded by the pool's mutex
 
-  void run_chunks() {
-    for (;;) {
-      const std::int64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
-      if (begin >= count) return;
-      (*body)(begin, std::min(count, begin + chunk));
+  void deal(std::int64_t chunks, int seats_) {
+    seats = seats_;
+    blocks = std::make_unique<Block[]>(static_cast<std::size_t>(seats));
+    const std::int64_t each = chunks / seats, extra = chunks % seats;  // the first `extra` take one more
+    std::int64_t first = 0;
+    for (int s = 0; s < seats; ++s) {
+      blocks[static_cast<std::size_t>(s)].next.store(first, std::memory_order_relaxed);
+      first += each + (s < extra ? 1 : 0);
+      blocks[static_cast<std::size_t>(s)].end = first;
+    }
+  }
+  /// Runs seat `seat`'s block, then what is left of the others'.
+  void run_chunks(int seat) {
+    for (int k = 0; k < seats; ++k) {
+      Block& block = blocks[static_cast<std::size_t>((seat + k) % seats)];
+      for (;;) {
+        const std::int64_t index = block.next.fetch_add(1, std::memory_order_relaxed);
+        if (index >= block.end) break;
+        const std::int64_t begin = index * chunk;
+        (*body)(begin, std::min(count, begin + chunk));
+      }
     }
   }
 };
@@ -69,13 +99,12 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       while (static_cast<int>(workers_.size()) < threads - 1) workers_.emplace_back([this] { work(); });
-      job.seats = threads - 1;
       job_ = &job;
       ++generation_;
       posted_.store(generation_, std::memory_order_release);
     }
     wake_.notify_all();
-    job.run_chunks();
+    job.run_chunks(0);
     {
       std::unique_lock<std::mutex> lock(mutex_);
       done_.wait(lock, [&] { return active_ == 0; });
@@ -100,11 +129,11 @@ class Pool {
       if (stopping_) return;
       seen = generation_;
       Job* job = job_;
-      if (job->joined >= job->seats) continue;
-      ++job->joined;
+      if (job->joined >= job->seats - 1) continue;
+      const int seat = ++job->joined;
       ++active_;
       lock.unlock();
-      job->run_chunks();
+      job->run_chunks(seat);
       lock.lock();
       if (--active_ == 0) done_.notify_all();
     }
@@ -157,6 +186,7 @@ void parallel_for(std::int64_t count, std::int64_t chunk, bool use_threads, Chun
     job.count = count;
     job.chunk = chunk;
     job.body = &body;
+    job.deal(chunks, threads);
     if (pool().try_run(job, threads)) return;
   }
   for (std::int64_t begin = 0; begin < count; begin += chunk) body(begin, std::min(count, begin + chunk));

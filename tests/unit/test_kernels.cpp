@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <einops/einops.hpp>
 
 #include "kernels/copy_schedule.hpp"
+#include "kernels/parallel.hpp"
 #include "kernels/reduce_ops.hpp"
 #include "kernels/reduce_schedule.hpp"
 
@@ -1013,3 +1015,24 @@ TEST(SumAccuracy, HalfPrecisionAccumulatesInFloat32AndRoundsOnce) {
 }
 
 }  // namespace
+
+TEST_F(Threads, ParallelForRunsEveryChunkOnce) {
+  // Chunks are dealt out in contiguous blocks per thread, then taken from the others' blocks:
+  // every chunk must still run exactly once, with the caller's boundaries, for any thread count.
+  for (int threads : {1, 2, 3, 8}) {
+    einops::set_num_threads(threads);
+    for (const std::int64_t count : {1, 2, 7, 64, 1000, 100003})
+      for (const std::int64_t chunk : {1, 3, 64, 4096}) {
+        std::vector<std::atomic<int>> visits(static_cast<std::size_t>(count));
+        std::atomic<bool> bad_boundary{false};
+        einops::detail::parallel_for(count, chunk, true, [&](std::int64_t begin, std::int64_t end) {
+          if (begin % chunk != 0 || end != std::min(count, begin + chunk)) bad_boundary = true;
+          for (std::int64_t i = begin; i < end; ++i) visits[static_cast<std::size_t>(i)].fetch_add(1);
+        });
+        EXPECT_FALSE(bad_boundary) << threads << " threads, " << count << " / " << chunk;
+        for (std::int64_t i = 0; i < count; ++i)
+          ASSERT_EQ(visits[static_cast<std::size_t>(i)].load(), 1)
+              << "index " << i << ", " << threads << " threads, " << count << " / " << chunk;
+      }
+  }
+}

@@ -143,21 +143,17 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
       for (std::int64_t l = 0; l < count; ++l) target[l] = scalar_reduce<R>(base + l * stride, loops, s.red_rank);
     }
   };
-  // Accumulates lanes [first, first + count) of one row over `loops` into `target`.
-  const auto reduce_lanes = [&](const T* base, const Loop* loops, std::int64_t count, Acc* target) {
-    reduce_outputs(base, lanes.in_stride, loops, count, target);
-  };
   // Accumulates one piece of lanes [first, first + count) of one row into `target`. The loops are
   // copied only for a split row (a piece has its own first loop): kMaxRank loops are 1.5 KB.
   const auto reduce_piece = [&](std::int64_t in_offset, std::int64_t piece, std::int64_t first, std::int64_t count,
                                 Acc* target) {
     const T* base = in + in_offset + first * lanes.in_stride;
-    if (s.pieces == 1) return reduce_lanes(base, s.red_loops.data(), count, target);
+    if (s.pieces == 1) return reduce_outputs(base, lanes.in_stride, s.red_loops.data(), count, target);
     std::array<Loop, kMaxRank> piece_loops;
     const std::int64_t start = piece * s.piece_extent;
     std::copy_n(s.red_loops.begin(), s.red_rank, piece_loops.begin());
     piece_loops[0].extent = std::min(s.piece_extent, s.red_loops[0].extent - start);
-    reduce_lanes(base + start * s.red_loops[0].in_stride, piece_loops.data(), count, target);
+    reduce_outputs(base + start * s.red_loops[0].in_stride, lanes.in_stride, piece_loops.data(), count, target);
   };
   // Combines the pieces of outputs [first, first + count) in order (pairwise for sums), finishes,
   // writes. Piece p of output l is partial[p * piece_stride + l]; output l lies first + l steps
@@ -232,13 +228,14 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
         in_offset += count * innermost.in_stride;
         out_offset += count * innermost.out_stride;
         if ((index[row_loops - 1] += count) < innermost.extent) continue;
-        for (int d = row_loops - 1; d >= 0; --d) {
+        in_offset -= innermost.in_stride * innermost.extent;
+        out_offset -= innermost.out_stride * innermost.extent;
+        index[row_loops - 1] = 0;
+        for (int d = row_loops - 2; d >= 0; --d) {
           const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-          if (d < row_loops - 1) {
-            in_offset += loop.in_stride;
-            out_offset += loop.out_stride;
-            if (++index[d] < loop.extent) break;
-          }
+          in_offset += loop.in_stride;
+          out_offset += loop.out_stride;
+          if (++index[d] < loop.extent) break;
           in_offset -= loop.in_stride * loop.extent;
           out_offset -= loop.out_stride * loop.extent;
           index[d] = 0;

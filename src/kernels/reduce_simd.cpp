@@ -106,6 +106,13 @@ struct VectorCascade {
     hn::Store(value, da, levels[level]);
     occupied |= std::uint64_t{1} << level;
   }
+  /// push(value), then total(): the last block joins the cascade and everything is summed. With
+  /// nothing pushed before (one block: short runs) it is value + 0, without the memory round trip.
+  V close(DA da, V value) {
+    if (occupied == 0) return hn::Add(value, hn::Zero(da));
+    push(da, value);
+    return total(da);
+  }
   V total(DA da) const {
     V sum = hn::Zero(da);
     for (int level = 0, top = static_cast<int>(std::bit_width(occupied)); level < top; ++level)
@@ -176,14 +183,7 @@ HWY_INLINE FloatCompute<T> InnerReduceOne(const T* base, const Loop* loops, int 
 
   V folded = acc[0];
   for (std::size_t u = 1; u < U; ++u) folded = Op::step(folded, acc[u]);
-  if constexpr (Op::kPairwise) {
-    if (cascade.occupied == 0) {  // one block (short runs): what push and total give, without the memory
-      folded = hn::Add(folded, hn::Zero(da));
-    } else {
-      cascade.push(da, folded);
-      folded = cascade.total(da);
-    }
-  }
+  if constexpr (Op::kPairwise) folded = cascade.close(da, folded);
   HWY_ALIGN Acc lanes[hn::MaxLanes(decltype(da)())];
   hn::Store(folded, da, lanes);
   Acc result = lanes[0];

@@ -13,22 +13,21 @@
 
 namespace bench {
 
-/// Raw bytes, 64-byte aligned, every page touched.
+/// Raw bytes for the reference passes, from the library's allocator: the same kind of memory as
+/// the einops tensors of the same run (2 MB aligned, transparent huge pages on Linux), so that
+/// page size and alignment do not differ between einops and its reference.
 class Buffer {
  public:
-  explicit Buffer(std::int64_t bytes)
-      : bytes_(bytes), data_(static_cast<std::byte*>(::operator new(static_cast<std::size_t>(bytes), std::align_val_t{64}))) {}
-  ~Buffer() { ::operator delete(data_, std::align_val_t{64}); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-  std::byte* data() const { return data_; }
+  explicit Buffer(std::int64_t bytes) : bytes_(bytes), tensor_(einops::DType::uint8, einops::Shape{bytes}) {}
+  std::byte* data() const { return static_cast<std::byte*>(tensor_.data()); }
   void fill_pattern() const {
-    for (std::int64_t i = 0; i < bytes_; ++i) data_[i] = static_cast<std::byte>((i * 37 + 11) % 101);
+    std::byte* bytes = data();
+    for (std::int64_t i = 0; i < bytes_; ++i) bytes[i] = static_cast<std::byte>((i * 37 + 11) % 101);
   }
 
  private:
   std::int64_t bytes_;
-  std::byte* data_;
+  einops::AnyTensor tensor_;
 };
 
 /// The case's input: small integers (exact in every dtype), row-major.

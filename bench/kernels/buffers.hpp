@@ -18,15 +18,14 @@ namespace bench {
 /// page size and alignment do not differ between einops and its reference.
 class Buffer {
  public:
-  explicit Buffer(std::int64_t bytes) : bytes_(bytes), tensor_(einops::DType::uint8, einops::Shape{bytes}) {}
+  explicit Buffer(std::int64_t bytes) : tensor_(einops::DType::uint8, einops::Shape{bytes}) {}
   std::byte* data() const { return static_cast<std::byte*>(tensor_.data()); }
   void fill_pattern() const {
     std::byte* bytes = data();
-    for (std::int64_t i = 0; i < bytes_; ++i) bytes[i] = static_cast<std::byte>((i * 37 + 11) % 101);
+    for (std::int64_t i = 0; i < tensor_.size(); ++i) bytes[i] = static_cast<std::byte>((i * 37 + 11) % 101);
   }
 
  private:
-  std::int64_t bytes_;
   einops::AnyTensor tensor_;
 };
 

@@ -1014,8 +1014,6 @@ TEST(SumAccuracy, HalfPrecisionAccumulatesInFloat32AndRoundsOnce) {
   EXPECT_NEAR(bmean, exact, 4e-3);
 }
 
-}  // namespace
-
 TEST_F(Threads, ParallelForRunsEveryChunkOnce) {
   // Chunks are dealt out in contiguous blocks per thread, then taken from the others' blocks:
   // every chunk must still run exactly once, with the caller's boundaries, for any thread count.
@@ -1036,3 +1034,5 @@ TEST_F(Threads, ParallelForRunsEveryChunkOnce) {
       }
   }
 }
+
+}  // namespace

@@ -30,22 +30,17 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "int8_tile_probe.hpp"
+
 namespace {
 
+using int8_tile::block;
+using int8_tile::column_of_vector;
+using int8_tile::interleave_stages;
+
 constexpr std::int64_t kSide = 4096;
-int column_of_vector[16];  // after the stages, vector f holds column column_of_vector[f]
 
 double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-inline void interleave_stages(__m512i* v) {
-  __m512i t[16];
-  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi8(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi8(v[2 * i], v[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi16(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi64(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi64(t[2 * i], t[2 * i + 1]);
-}
-
-inline __m128i block(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
 template <bool kStream>
 inline void store_line(std::uint8_t* p, __m512i v) {
@@ -59,8 +54,8 @@ struct Walk {
   const char* name;
   std::int64_t block_rows, block_cols, prefetch_blocks;
   bool stream, shuffle, stage;
-  int sequential = 0;
-  bool columns_outer = false;  // blocks walk down a band of columns (each output row written on)  // moves only: 1 = output lines written in order, 2 = input lines read in order
+  int sequential = 0;  // 1, 2: moves only, output lines written or input lines read in order; 3, 4: buffered
+  bool columns_outer = false;  // blocks walk down a band of columns (each output row written on)
 };
 
 /// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * kSide`.
@@ -72,12 +67,7 @@ inline void tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out,
   }
   for (int cg = 0; cg < 64; cg += 16) {
     __m512i v[16];
-    for (int i = 0; i < 16; ++i) {
-      __m512i x = _mm512_castsi128_si512(block(in + i * stride + cg));
-      x = _mm512_inserti32x4(x, block(in + (16 + i) * stride + cg), 1);
-      x = _mm512_inserti32x4(x, block(in + (32 + i) * stride + cg), 2);
-      v[i] = _mm512_inserti32x4(x, block(in + (48 + i) * stride + cg), 3);
-    }
+    int8_tile::load_stacked_blocks(in, stride, cg, v);
     interleave_stages(v);
     for (int f = 0; f < 16; ++f) store_line<kStream>(out + (cg + column_of_vector[f]) * out_stride, v[f]);
   }
@@ -173,17 +163,7 @@ void run_walk(const std::uint8_t* in, std::uint8_t* out, const Walk& w) {
 }  // namespace
 
 int main() {
-  {  // which column each vector holds after the stages: rows of bytes equal to their column
-    alignas(64) std::uint8_t lane[64];
-    __m512i v[16];
-    for (int k = 0; k < 64; ++k) lane[k] = static_cast<std::uint8_t>(k);
-    for (auto& x : v) x = _mm512_load_si512(lane);
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) {
-      _mm512_store_si512(lane, v[f]);
-      column_of_vector[f] = lane[0];
-    }
-  }
+  int8_tile::find_columns();
   const std::size_t bytes = kSide * kSide;
   auto* in = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
   auto* out = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));

@@ -3,14 +3,19 @@
 // row groups stacked in a vector by inserts, four interleave stages, one whole output line per
 // vector), next to the same loads and stores without the shuffles, and memcpy. With the data in
 // L2 (b = 2) and at full size (b = 32). The argument is the core clock in GHz.
-// A second tile loads each row's line whole and block-transposes four parked groups at the end
-// (no inserts, a quarter of the loads): on Zen 5 (4 December) 420 vs 424 cycles per 4 KB in L2
-// and 1.03-1.06x the time at full size, so the library keeps the inserts.
-// Two more build each stacked vector without inserts: four 128-bit broadcast loads merged by
-// blends, or by masked broadcasts. Zen 5 (4 December, two runs): 452 and 419 cycles per 4 KB in
-// L2 against the inserts' 424; at full size 0.84-1.25x and 0.73-1.11x the inserts' time, within
-// the machine's noise. So the inserts are not what limits the tile; the library keeps them.
-//   g++ -O3 -mavx512f -mavx512bw -std=c++20 bench/kernels/int8_transpose_probe.cpp -o /tmp/i8p
+// Variants of the tile: a second one loads each row's line whole and block-transposes four
+// parked groups at the end (no inserts, a quarter of the loads); two build each stacked vector
+// from four 128-bit broadcast loads merged by blends, or by masked broadcasts; two as Highway's
+// Combine builds it (two 256-bit halves, each a load and an insert, then a 512-bit insert, with
+// or without zero-extending the low half).
+// Zen 5, 4 December, two runs each: with the data in L2, inserts 274-352 cycles per 4 KB, whole
+// lines 249-362, broadcast+blend 387-511, masked broadcasts 259-424, Combine 396-497 (1.25-1.43x
+// the inserts in the same run); at full size Combine 1.2-1.5x the inserts' time. The library
+// built its stacked vectors with Combine until then; it now inserts from memory as here (int8
+// `b c h w -> b h w c` 0.80x the time with one and two threads, five alternating runs).
+// (Figures of this probe before 4 December 23:40 UTC, 420-424 cycles, were taken with the stages
+// in a function that was not inlined.)
+//   g++ -O3 -mavx512f -mavx512bw -mavx512vl -mavx512dq -std=c++20 bench/kernels/int8_transpose_probe.cpp -o /tmp/i8p
 //   /tmp/i8p 3.56
 #include <immintrin.h>
 #include <sys/mman.h>
@@ -22,33 +27,23 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "int8_tile_probe.hpp"
+
 namespace {
 
+using int8_tile::block;
+using int8_tile::column_of_vector;
+using int8_tile::interleave_stages;
+
 constexpr std::int64_t kChannels = 64, kPixels = 3136, kSlice = kChannels * kPixels;
-int column_of_vector[16];  // after the stages, vector f holds column column_of_vector[f]
 
 double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-void interleave_stages(__m512i* v) {
-  __m512i t[16];
-  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi8(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi8(v[2 * i], v[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi16(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi16(t[2 * i], t[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) t[i] = _mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]), t[i + 8] = _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]);
-  for (int i = 0; i < 8; ++i) v[i] = _mm512_unpacklo_epi64(t[2 * i], t[2 * i + 1]), v[i + 8] = _mm512_unpackhi_epi64(t[2 * i], t[2 * i + 1]);
-}
-
-__m128i block(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 
 /// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * 64`.
 __attribute__((noinline)) void transpose_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
   for (int cg = 0; cg < 64; cg += 16) {
     __m512i v[16];
-    for (int i = 0; i < 16; ++i) {
-      __m512i x = _mm512_castsi128_si512(block(in + i * stride + cg));
-      x = _mm512_inserti32x4(x, block(in + (16 + i) * stride + cg), 1);
-      x = _mm512_inserti32x4(x, block(in + (32 + i) * stride + cg), 2);
-      v[i] = _mm512_inserti32x4(x, block(in + (48 + i) * stride + cg), 3);
-    }
+    int8_tile::load_stacked_blocks(in, stride, cg, v);
     interleave_stages(v);
     for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
   }
@@ -80,6 +75,34 @@ __attribute__((noinline)) void transpose_tile_masked(const std::uint8_t* in, std
       x = _mm512_mask_broadcast_i32x4(x, 0x00F0, block(in + (16 + i) * stride + cg));
       x = _mm512_mask_broadcast_i32x4(x, 0x0F00, block(in + (32 + i) * stride + cg));
       v[i] = _mm512_mask_broadcast_i32x4(x, 0xF000, block(in + (48 + i) * stride + cg));
+    }
+    interleave_stages(v);
+    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
+  }
+}
+
+/// Stacked vectors as Highway's Combine builds them (library): two 256-bit halves, each a 128-bit load
+/// plus an insert, the low half zero-extended, then a 256-bit insert.
+__attribute__((noinline)) void transpose_tile_combine(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+  for (int cg = 0; cg < 64; cg += 16) {
+    __m512i v[16];
+    for (int i = 0; i < 16; ++i) {
+      const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + i * stride + cg)), block(in + (16 + i) * stride + cg), 1);
+      const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + (32 + i) * stride + cg)), block(in + (48 + i) * stride + cg), 1);
+      v[i] = _mm512_inserti32x8(_mm512_zextsi256_si512(lo), hi, 1);
+    }
+    interleave_stages(v);
+    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
+  }
+}
+
+__attribute__((noinline)) void transpose_tile_combine_cast(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+  for (int cg = 0; cg < 64; cg += 16) {
+    __m512i v[16];
+    for (int i = 0; i < 16; ++i) {
+      const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + i * stride + cg)), block(in + (16 + i) * stride + cg), 1);
+      const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + (32 + i) * stride + cg)), block(in + (48 + i) * stride + cg), 1);
+      v[i] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
     }
     interleave_stages(v);
     for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
@@ -125,17 +148,7 @@ void run(const std::uint8_t* in, std::uint8_t* out, std::int64_t batch, Tile til
 
 int main(int argc, char** argv) {
   const double ghz = argc > 1 ? std::atof(argv[1]) : 3.0;
-  {  // which column each vector holds after the stages: rows of bytes equal to their column
-    alignas(64) std::uint8_t lane[64];
-    __m512i v[16];
-    for (int k = 0; k < 64; ++k) lane[k] = static_cast<std::uint8_t>(k);
-    for (auto& x : v) x = _mm512_load_si512(lane);
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) {
-      _mm512_store_si512(lane, v[f]);
-      column_of_vector[f] = lane[0];
-    }
-  }
+  int8_tile::find_columns();
   const std::size_t bytes = 32 * kSlice;
   auto* in = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
   auto* out = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
@@ -143,7 +156,7 @@ int main(int argc, char** argv) {
   madvise(out, bytes, MADV_HUGEPAGE);
   for (std::size_t i = 0; i < bytes; ++i) in[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
   std::memset(out, 0, bytes);
-  for (auto tile : {transpose_tile, transpose_tile_lines, transpose_tile_blend, transpose_tile_masked}) {
+  for (auto tile : {transpose_tile, transpose_tile_lines, transpose_tile_blend, transpose_tile_masked, transpose_tile_combine, transpose_tile_combine_cast}) {
     std::memset(out, 0, bytes);
     run(in, out, 32, tile);
     for (std::int64_t b = 0; b < 32; ++b)
@@ -167,6 +180,8 @@ int main(int argc, char** argv) {
     report("transpose, whole lines", [&] { run(in, out, batch, transpose_tile_lines); });
     report("transpose, broadcast+blend", [&] { run(in, out, batch, transpose_tile_blend); });
     report("transpose, masked broadcast", [&] { run(in, out, batch, transpose_tile_masked); });
+    report("transpose, combine (library)", [&] { run(in, out, batch, transpose_tile_combine); });
+    report("transpose, combine, no zext", [&] { run(in, out, batch, transpose_tile_combine_cast); });
     report("loads and stores only", [&] { run(in, out, batch, move_tile); });
   }
   std::free(in);

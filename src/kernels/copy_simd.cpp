@@ -340,6 +340,19 @@ void TransposeTileImpl(const Tile<Word>& t) {
 /// rows[k].
 template <class D>
 HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, std::int64_t c) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) == 64) {
+    // Three inserts straight from memory into one 512-bit register. Highway's Combine of two
+    // 256-bit halves (a 256-bit insert each, a zero extension, then a 512-bit insert) made the
+    // whole int8 tile 1.25-1.4x slower on Zen 5 (bench/kernels/int8_transpose_probe.cpp).
+    const auto block = [&](std::size_t k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[k] + c)); };
+    __m512i stacked = _mm512_castsi128_si512(block(0));
+    stacked = _mm512_inserti32x4(stacked, block(1), 1);
+    stacked = _mm512_inserti32x4(stacked, block(2), 2);
+    stacked = _mm512_inserti32x4(stacked, block(3), 3);
+    return hn::Vec<D>{stacked};
+  }
+#endif
   if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) <= 16) {
     return hn::LoadU(d, rows[0] + c);
   } else {

@@ -39,74 +39,65 @@ constexpr std::int64_t kChannels = 64, kPixels = 3136, kSlice = kChannels * kPix
 
 double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-/// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * 64`.
-__attribute__((noinline)) void transpose_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+/// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * 64`; `load(in, stride,
+/// cg, v)` builds the 16 stacked vectors of column group cg (the variants differ only there).
+template <class Load>
+inline void stacked_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out, Load load) {
   for (int cg = 0; cg < 64; cg += 16) {
     __m512i v[16];
-    int8_tile::load_stacked_blocks(in, stride, cg, v);
+    load(in, stride, cg, v);
     interleave_stages(v);
     for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
   }
 }
 
-/// The tile with each stacked vector built from four 128-bit broadcast loads merged by blends
-/// (ALU ports) instead of inserts (shuffle ports).
+/// Stacked by three inserts from memory (the library's way since 4 December).
+__attribute__((noinline)) void transpose_tile(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
+  // A lambda, not the function's address: a pointer would not be inlined.
+  stacked_tile(in, stride, out, [](const std::uint8_t* rows, std::int64_t step, int cg, __m512i* v) {
+    int8_tile::load_stacked_blocks(rows, step, cg, v);
+  });
+}
+
+/// Four 128-bit broadcast loads merged by blends (ALU ports) instead of inserts (shuffle ports).
 __attribute__((noinline)) void transpose_tile_blend(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
-  for (int cg = 0; cg < 64; cg += 16) {
-    __m512i v[16];
+  stacked_tile(in, stride, out, [](const std::uint8_t* rows, std::int64_t step, int cg, __m512i* v) {
     for (int i = 0; i < 16; ++i) {
-      const __m512i x = _mm512_broadcast_i32x4(block(in + i * stride + cg));
-      const __m512i y = _mm512_broadcast_i32x4(block(in + (16 + i) * stride + cg));
-      const __m512i z = _mm512_broadcast_i32x4(block(in + (32 + i) * stride + cg));
-      const __m512i w = _mm512_broadcast_i32x4(block(in + (48 + i) * stride + cg));
+      const __m512i x = _mm512_broadcast_i32x4(block(rows + i * step + cg));
+      const __m512i y = _mm512_broadcast_i32x4(block(rows + (16 + i) * step + cg));
+      const __m512i z = _mm512_broadcast_i32x4(block(rows + (32 + i) * step + cg));
+      const __m512i w = _mm512_broadcast_i32x4(block(rows + (48 + i) * step + cg));
       v[i] = _mm512_mask_blend_epi64(0xF0, _mm512_mask_blend_epi64(0x0C, x, y), _mm512_mask_blend_epi64(0xC0, z, w));
     }
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
-  }
+  });
 }
 
-/// The same with masked broadcast loads merging into one register.
+/// Masked broadcast loads merging into one register.
 __attribute__((noinline)) void transpose_tile_masked(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
-  for (int cg = 0; cg < 64; cg += 16) {
-    __m512i v[16];
+  stacked_tile(in, stride, out, [](const std::uint8_t* rows, std::int64_t step, int cg, __m512i* v) {
     for (int i = 0; i < 16; ++i) {
-      __m512i x = _mm512_broadcast_i32x4(block(in + i * stride + cg));
-      x = _mm512_mask_broadcast_i32x4(x, 0x00F0, block(in + (16 + i) * stride + cg));
-      x = _mm512_mask_broadcast_i32x4(x, 0x0F00, block(in + (32 + i) * stride + cg));
-      v[i] = _mm512_mask_broadcast_i32x4(x, 0xF000, block(in + (48 + i) * stride + cg));
+      __m512i x = _mm512_broadcast_i32x4(block(rows + i * step + cg));
+      x = _mm512_mask_broadcast_i32x4(x, 0x00F0, block(rows + (16 + i) * step + cg));
+      x = _mm512_mask_broadcast_i32x4(x, 0x0F00, block(rows + (32 + i) * step + cg));
+      v[i] = _mm512_mask_broadcast_i32x4(x, 0xF000, block(rows + (48 + i) * step + cg));
     }
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
-  }
+  });
 }
 
-/// Stacked vectors as Highway's Combine builds them (library): two 256-bit halves, each a 128-bit load
-/// plus an insert, the low half zero-extended, then a 256-bit insert.
+/// As Highway's Combine builds them (the library's way until 4 December): two 256-bit halves, each
+/// a 128-bit load plus an insert, then a 512-bit insert; the low half zero-extended (kZext, as
+/// Highway does) or not.
+template <bool kZext>
 __attribute__((noinline)) void transpose_tile_combine(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
-  for (int cg = 0; cg < 64; cg += 16) {
-    __m512i v[16];
+  stacked_tile(in, stride, out, [](const std::uint8_t* rows, std::int64_t step, int cg, __m512i* v) {
+    const auto pair = [&](int first, int second) {
+      return _mm256_inserti128_si256(_mm256_castsi128_si256(block(rows + first * step + cg)), block(rows + second * step + cg), 1);
+    };
     for (int i = 0; i < 16; ++i) {
-      const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + i * stride + cg)), block(in + (16 + i) * stride + cg), 1);
-      const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + (32 + i) * stride + cg)), block(in + (48 + i) * stride + cg), 1);
-      v[i] = _mm512_inserti32x8(_mm512_zextsi256_si512(lo), hi, 1);
+      const __m256i lo = pair(i, 16 + i), hi = pair(32 + i, 48 + i);
+      v[i] = kZext ? _mm512_inserti32x8(_mm512_zextsi256_si512(lo), hi, 1) : _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
     }
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
-  }
-}
-
-__attribute__((noinline)) void transpose_tile_combine_cast(const std::uint8_t* in, std::int64_t stride, std::uint8_t* out) {
-  for (int cg = 0; cg < 64; cg += 16) {
-    __m512i v[16];
-    for (int i = 0; i < 16; ++i) {
-      const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + i * stride + cg)), block(in + (16 + i) * stride + cg), 1);
-      const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(block(in + (32 + i) * stride + cg)), block(in + (48 + i) * stride + cg), 1);
-      v[i] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-    }
-    interleave_stages(v);
-    for (int f = 0; f < 16; ++f) _mm512_store_si512(out + (cg + column_of_vector[f]) * 64, v[f]);
-  }
+  });
 }
 
 /// The tile from whole-line loads: each group of 16 rows (one 64-byte line each) goes through the
@@ -156,7 +147,7 @@ int main(int argc, char** argv) {
   madvise(out, bytes, MADV_HUGEPAGE);
   for (std::size_t i = 0; i < bytes; ++i) in[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
   std::memset(out, 0, bytes);
-  for (auto tile : {transpose_tile, transpose_tile_lines, transpose_tile_blend, transpose_tile_masked, transpose_tile_combine, transpose_tile_combine_cast}) {
+  for (auto tile : {transpose_tile, transpose_tile_lines, transpose_tile_blend, transpose_tile_masked, transpose_tile_combine<true>, transpose_tile_combine<false>}) {
     std::memset(out, 0, bytes);
     run(in, out, 32, tile);
     for (std::int64_t b = 0; b < 32; ++b)
@@ -180,8 +171,8 @@ int main(int argc, char** argv) {
     report("transpose, whole lines", [&] { run(in, out, batch, transpose_tile_lines); });
     report("transpose, broadcast+blend", [&] { run(in, out, batch, transpose_tile_blend); });
     report("transpose, masked broadcast", [&] { run(in, out, batch, transpose_tile_masked); });
-    report("transpose, combine (library)", [&] { run(in, out, batch, transpose_tile_combine); });
-    report("transpose, combine, no zext", [&] { run(in, out, batch, transpose_tile_combine_cast); });
+    report("transpose, combine (library)", [&] { run(in, out, batch, transpose_tile_combine<true>); });
+    report("transpose, combine, no zext", [&] { run(in, out, batch, transpose_tile_combine<false>); });
     report("loads and stores only", [&] { run(in, out, batch, move_tile); });
   }
   std::free(in);

@@ -50,11 +50,20 @@ inline void store_line(std::uint8_t* p, __m512i v) {
     _mm512_store_si512(p, v);
 }
 
+/// What a walk does besides the plain transpose of each tile.
+enum class Order {
+  transpose,
+  writes_in_order,   // moves only: the tiles' reads, output lines written one after another
+  reads_in_order,    // moves only: input lines read one after another, the tiles' writes
+  buffered_band,     // a band of columns transposed into an L2 buffer, then streamed out in order
+  gathered_runs,     // each block's output runs gathered in L1, each then written in one go
+};
+
 struct Walk {
   const char* name;
   std::int64_t block_rows, block_cols, prefetch_blocks;
   bool stream, shuffle, stage;
-  int sequential = 0;  // 1, 2: moves only, output lines written or input lines read in order; 3, 4: buffered
+  Order order = Order::transpose;
   bool columns_outer = false;  // blocks walk down a band of columns (each output row written on)
 };
 
@@ -102,19 +111,19 @@ __attribute__((noinline)) void run(const std::uint8_t* in, std::uint8_t* out, co
             rows = staged;
             stride = 64;
           }
-          if (!kShuffle && w.sequential == 1) {
+          if (!kShuffle && w.order == Order::writes_in_order) {
             std::uint8_t* target = out + (r / 64 * (kSide / 64) + c / 64) * 4096;
             for (int i = 0; i < 64; ++i) store_line<kStream>(target + i * 64, _mm512_loadu_si512(rows + i * stride));
-          } else if (!kShuffle && w.sequential == 2) {
+          } else if (!kShuffle && w.order == Order::reads_in_order) {
             const std::uint8_t* source = in + (r / 64 * (kSide / 64) + c / 64) * 4096;
             for (int i = 0; i < 64; ++i) store_line<kStream>(out + c * kSide + r + i * kSide, _mm512_loadu_si512(source + i * 64));
-          } else if (w.sequential == 4) {  // into the block's L1 buffer: its output rows side by side
+          } else if (w.order == Order::gathered_runs) {  // into the block's L1 buffer: its output rows side by side
             tile<false, kShuffle>(rows, stride, grouped + (c - c0) * w.block_rows + (r - r0), w.block_rows);
           } else {
             tile<kStream, kShuffle>(rows, stride, out + c * kSide + r);
           }
         }
-      if (w.sequential == 4)  // each output row's run in consecutive streaming stores
+      if (w.order == Order::gathered_runs)  // each output row's run in consecutive streaming stores
         for (std::int64_t j = 0; j < w.block_cols; ++j)
           for (std::int64_t q = 0; q < w.block_rows; q += 64)
             store_line<kStream>(out + (c0 + j) * kSide + r0 + q, _mm512_load_si512(grouped + j * w.block_rows + q));
@@ -153,7 +162,7 @@ __attribute__((noinline)) void run_buffered(const std::uint8_t* in, std::uint8_t
 }
 
 void run_walk(const std::uint8_t* in, std::uint8_t* out, const Walk& w) {
-  if (w.sequential == 3) return w.shuffle ? run_buffered<true>(in, out, w.block_cols, w.prefetch_blocks) : run_buffered<false>(in, out, w.block_cols, w.prefetch_blocks);
+  if (w.order == Order::buffered_band) return w.shuffle ? run_buffered<true>(in, out, w.block_cols, w.prefetch_blocks) : run_buffered<false>(in, out, w.block_cols, w.prefetch_blocks);
   if (w.stream)
     w.shuffle ? run<true, true>(in, out, w) : run<true, false>(in, out, w);
   else
@@ -171,28 +180,28 @@ int main() {
   madvise(out, bytes, MADV_HUGEPAGE);
   for (std::size_t i = 0; i < bytes; ++i) in[i] = static_cast<std::uint8_t>(i * 7 + i / 251);
   const Walk walks[] = {
-      {"grouped writes 256x64", 256, 64, 1, true, true, true, 4},
-      {"grouped writes 512x64", 512, 64, 1, true, true, true, 4},
-      {"grouped writes 1024x64", 1024, 64, 1, true, true, true, 4},
-      {"grouped writes 256x64 moves", 256, 64, 1, true, false, true, 4},
-      {"buffered band 64, pf 1", 4096, 64, 1, true, true, true, 3},
-      {"buffered band 64, pf 2", 4096, 64, 2, true, true, true, 3},
-      {"buffered band 64, pf 0", 4096, 64, 0, true, true, true, 3},
-      {"buffered band 128, pf 1", 4096, 128, 1, true, true, true, 3},
-      {"buffered band 64, moves", 4096, 64, 1, true, false, true, 3},
-      {"cols outer 256x64 pf1", 256, 64, 1, true, true, true, 0, true},
-      {"cols outer 256x64 pf1 cached", 256, 64, 1, false, true, true, 0, true},
-      {"cols outer 4096x64 pf1 cached", 4096, 64, 1, false, true, true, 0, true},
-      {"cols outer 256x64 pf0", 256, 64, 0, true, true, true, 0, true},
-      {"cols outer 64x64 pf1", 64, 64, 1, true, true, true, 0, true},
-      {"cols outer 64x64 pf4", 64, 64, 4, true, true, true, 0, true},
-      {"cols outer 256x128 pf1", 256, 128, 1, true, true, true, 0, true},
-      {"cols outer 64x128 pf2", 64, 128, 2, true, true, true, 0, true},
-      {"cols outer 256x64 moves", 256, 64, 1, true, false, true, 0, true},
+      {"grouped writes 256x64", 256, 64, 1, true, true, true, Order::gathered_runs},
+      {"grouped writes 512x64", 512, 64, 1, true, true, true, Order::gathered_runs},
+      {"grouped writes 1024x64", 1024, 64, 1, true, true, true, Order::gathered_runs},
+      {"grouped writes 256x64 moves", 256, 64, 1, true, false, true, Order::gathered_runs},
+      {"buffered band 64, pf 1", 4096, 64, 1, true, true, true, Order::buffered_band},
+      {"buffered band 64, pf 2", 4096, 64, 2, true, true, true, Order::buffered_band},
+      {"buffered band 64, pf 0", 4096, 64, 0, true, true, true, Order::buffered_band},
+      {"buffered band 128, pf 1", 4096, 128, 1, true, true, true, Order::buffered_band},
+      {"buffered band 64, moves", 4096, 64, 1, true, false, true, Order::buffered_band},
+      {"cols outer 256x64 pf1", 256, 64, 1, true, true, true, Order::transpose, true},
+      {"cols outer 256x64 pf1 cached", 256, 64, 1, false, true, true, Order::transpose, true},
+      {"cols outer 4096x64 pf1 cached", 4096, 64, 1, false, true, true, Order::transpose, true},
+      {"cols outer 256x64 pf0", 256, 64, 0, true, true, true, Order::transpose, true},
+      {"cols outer 64x64 pf1", 64, 64, 1, true, true, true, Order::transpose, true},
+      {"cols outer 64x64 pf4", 64, 64, 4, true, true, true, Order::transpose, true},
+      {"cols outer 256x128 pf1", 256, 128, 1, true, true, true, Order::transpose, true},
+      {"cols outer 64x128 pf2", 64, 128, 2, true, true, true, Order::transpose, true},
+      {"cols outer 256x64 moves", 256, 64, 1, true, false, true, Order::transpose, true},
       {"library: 256x64, pf 1, NT, staged", 256, 64, 1, true, true, true},
       {"  same, moves only", 256, 64, 1, true, false, true},
-      {"  moves, writes in order", 256, 64, 1, true, false, false, 1},
-      {"  moves, reads in order", 256, 64, 1, true, false, false, 2},
+      {"  moves, writes in order", 256, 64, 1, true, false, false, Order::writes_in_order},
+      {"  moves, reads in order", 256, 64, 1, true, false, false, Order::reads_in_order},
       {"  not staged", 256, 64, 1, true, true, false},
       {"  cached stores", 256, 64, 1, false, true, true},
       {"  pf 2", 256, 64, 2, true, true, true},

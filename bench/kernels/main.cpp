@@ -5,6 +5,7 @@
 // Benchmark names: "<implementation>|<case label>|<dtype>|<threads>".
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
 #include <string>
@@ -15,6 +16,7 @@
 #include "baselines.hpp"
 #include "buffers.hpp"
 #include "cases.hpp"
+#include "einops/detail/kernels.hpp"
 #include "kernels/parallel.hpp"
 
 namespace bench {
@@ -148,6 +150,10 @@ void configure(benchmark::internal::Benchmark* b) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  // EINOPS_BENCH_SIMD=AVX2 (say) measures the kernels compiled for an older instruction set on
+  // this CPU; the chosen set is named in the benchmark context (JSON "context").
+  if (const char* target = std::getenv("EINOPS_BENCH_SIMD")) einops::detail::force_simd_target(target);
+  benchmark::AddCustomContext("einops_simd_target", einops::detail::simd_target());
   for (const bench::Case& c : bench::cases())
     for (int threads : {1, 2}) {
       bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("reference", c, threads).c_str(),

@@ -374,34 +374,44 @@ HWY_INLINE T* KeepInRegister(T* p) {
 }
 
 /// One band's L x L tile for LineTransposeImpl: row i of the band at rows + i * step, its column
-/// j written at out + j * col_out. Four running pointers (one per group of R rows) address the
-/// rows: from a table of row pointers the compiler spilled them and reloaded four per vector
-/// (int8 `b c h w -> b h w c`, Zen 4: 1.1x the time with the data in L2, 1.03-1.3x at full size
-/// over three sets of alternating runs).
+/// j written at out + j * col_out. A vector stacks 16-byte blocks of kGroups groups of R rows
+/// (LoadStackedBlocks), so after the interleave stages, which work per block, vector f holds
+/// column bitrev(f) of kGroups * R rows: a whole output line with 512-bit vectors, half of one
+/// with 256-bit vectors (kParts = 2, whose halves are stored one after the other). Four running
+/// pointers (one per group) address the rows: from a table of row pointers the compiler spilled
+/// them and reloaded four per vector (int8 `b c h w -> b h w c`, Zen 4: 1.1x the time with the
+/// data in L2, 1.03-1.3x at full size over three sets of alternating runs).
 template <class Word, bool kStream, std::int64_t kStep>
 HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, Word* out, std::int64_t col_out) {
   constexpr std::size_t R = 16 / sizeof(Word);
   constexpr auto kR = static_cast<std::int64_t>(R);
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
-  const hn::FixedTag<Word, static_cast<std::size_t>(L)> d;
+  const hn::CappedTag<Word, static_cast<std::size_t>(L)> d;
   using V = hn::Vec<decltype(d)>;
-  constexpr std::size_t kGroups = 4;  // blocks per vector
+  constexpr std::size_t kGroups = hn::MaxLanes(d) * sizeof(Word) / 16;  // blocks per vector
+  constexpr std::size_t kParts = static_cast<std::size_t>(L) / (kGroups * R);  // vectors per output line
   const std::int64_t step = kStep != 0 ? kStep : runtime_step;
   for (std::int64_t cg = 0; cg < L; cg += kR) {
-    const Word* group_rows[kGroups];
-    for (std::size_t k = 0; k < kGroups; ++k) group_rows[k] = rows + static_cast<std::int64_t>(k) * kR * step + cg;
-    V v[R];
-    HWY_UNROLL(16)
-    for (std::size_t i = 0; i < R; ++i) {
-      v[i] = LoadStackedBlocks(d, group_rows, 0);
+    V v[kParts][R];
+    HWY_UNROLL(2)
+    for (std::size_t part = 0; part < kParts; ++part) {
+      const Word* group_rows[kGroups];
       for (std::size_t k = 0; k < kGroups; ++k)
-        group_rows[k] = kStep != 0 ? group_rows[k] + kStep : KeepInRegister(group_rows[k] + step);
+        group_rows[k] = rows + static_cast<std::int64_t>(part * kGroups + k) * kR * step + cg;
+      HWY_UNROLL(16)
+      for (std::size_t i = 0; i < R; ++i) {
+        v[part][i] = LoadStackedBlocks(d, group_rows, 0);
+        for (std::size_t k = 0; k < kGroups; ++k)
+          group_rows[k] = kStep != 0 ? group_rows[k] + kStep : KeepInRegister(group_rows[k] + step);
+      }
+      TransposeStages<Word>(v[part]);
     }
-    TransposeStages<Word>(v);
     Word* target = out + cg * col_out;
     HWY_UNROLL(16)
     for (std::size_t f = 0; f < R; ++f)
-      StoreVector<Word, kStream>(v[f], target + static_cast<std::int64_t>(bit_reverse<R>(f)) * col_out);
+      for (std::size_t part = 0; part < kParts; ++part)
+        StoreVector<Word, kStream>(v[part][f], target + static_cast<std::int64_t>(bit_reverse<R>(f)) * col_out +
+                                                   static_cast<std::int64_t>(part * kGroups * R));
   }
 }
 
@@ -453,9 +463,14 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
 /// register: no L1 buffer, and one streaming store per line. On Zen 4, best of 3-4 alternating
 /// runs of `b c h w -> b h w c`: with the data in L2, int8 0.55x and float16 0.68x the time of the
-/// buffered kernel; at full size int8 0.45-0.58x, float16 0.74-0.75x. With 256-bit vectors a store
-/// would be half a line (streaming half lines measured 1.3x slower): they keep the buffered kernel.
-/// 4- and 8-byte words load each row's line whole instead (TransposeWholeLinesTile): 16 or 8
+/// buffered kernel; at full size int8 0.45-0.58x, float16 0.74-0.75x.
+/// With 256-bit vectors (AVX2) a vector holds half an output line, and the two halves are stored
+/// one after the other. Zen 5 with the AVX2 kernels (EINOPS_BENCH_SIMD=AVX2 bench_kernels, median
+/// of 3-5 alternating runs, time over memcpy's): against the buffered kernel, float32 `b c h w ->
+/// b h w c` 0.70-0.74x, `b h w c -> b c h w` 0.75-0.78x, `h w -> w h` 0.88-0.89x, float64 `b c h w
+/// -> b h w c` 0.69-0.91x, float16 0.66-0.70x, int8 0.55-0.77x; float16 and int8 `h w -> w h`
+/// 0.86-1.09x.
+/// With 512-bit vectors, 4- and 8-byte words load each row's line whole instead (TransposeWholeLinesTile): 16 or 8
 /// vectors hold a band, where 1- and 2-byte words would need 64 or 32. Zen 4, one thread, 1 MB or
 /// less (bench/kernels/transpose_in_cache_probe.cpp, two alternating runs): float32 `h w -> w h`
 /// and `b c h -> b h c` 1.23-1.7x the speed of the buffered kernel, `a b c d e -> e d c b a` 1.2x;
@@ -470,11 +485,12 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 template <class Word, bool kStream>
 void LineTransposeImpl(const Tile<Word>& t) {
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
-  const hn::FixedTag<Word, static_cast<std::size_t>(L)> d;
+  const hn::CappedTag<Word, static_cast<std::size_t>(L)> d;
   const std::int64_t c_full = t.cols / L * L;
   const std::int64_t col_out = t.col_out;  // a local: the compiler cannot keep t's fields across stores
   const bool stage = t.stage_rows || t.row_step == 0;
-  HWY_ALIGN Word staged[sizeof(Word) >= 4 ? 1 : L * L];  // whole-line tiles never stage
+  constexpr bool kWholeLines = sizeof(Word) >= 4 && hn::MaxLanes(d) * sizeof(Word) == 64;
+  HWY_ALIGN Word staged[kWholeLines ? 1 : L * L];  // whole-line tiles never stage
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
@@ -485,10 +501,12 @@ void LineTransposeImpl(const Tile<Word>& t) {
       for (std::int64_t c = 0; c < c_full; c += L) {
         next.prefetch_tile(r, L, c);
         Word* target = out + c * col_out + r;
-        if constexpr (sizeof(Word) >= 4) {
+        if constexpr (kWholeLines) {
           TransposeWholeLinesTile<Word, kStream>(in + c, t.row_in + r, target, col_out);
         } else if (stage) {
-          for (std::int64_t i = 0; i < L; ++i) hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c), d, staged + i * L);
+          for (std::int64_t i = 0; i < L; ++i)
+            for (std::int64_t q = 0; q < L; q += static_cast<std::int64_t>(hn::MaxLanes(d)))
+              hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c + q), d, staged + i * L + q);
           TransposeLineTile<Word, kStream, L>(staged, L, target, col_out);
         } else {
           TransposeLineTile<Word, kStream, 0>(in + t.row_in[r] + c, t.row_step, target, col_out);
@@ -499,11 +517,16 @@ void LineTransposeImpl(const Tile<Word>& t) {
   }
 }
 
+/// Whether transposes take LineTransposeImpl: with 256- and 512-bit vectors. 128-bit vectors
+/// would need four parts of R vectors per output line, more than their 16 registers hold.
+template <class Word>
+constexpr bool kLineTransposes = hn::MaxLanes(hn::ScalableTag<Word>()) * sizeof(Word) >= 32;
+
 template <class Word>
 void TransposeTile(const Tile<Word>& t) {
   const auto es = static_cast<std::int64_t>(sizeof(Word));
   const bool stream = t.stream && aligned16(t.out) && (t.col_out * es) % 16 == 0 && (t.batch_out * es) % 16 == 0;
-  if constexpr (hn::MaxLanes(hn::ScalableTag<Word>()) * sizeof(Word) >= 64) {
+  if constexpr (kLineTransposes<Word>) {
     // Streaming whole-line stores need every band's target line-aligned (LineAlignedFirstRow).
     if (!stream)
       return LineTransposeImpl<Word, false>(t);

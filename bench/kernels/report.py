@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Turns bench_kernels' JSON into the table of bench/README.md (between the kernels markers).
 
-usage: report.py RESULTS.json README.md COMMAND
+usage: report.py RESULTS.json README.md COMMAND [FORCED_SIMD_TARGET]
 Each row: one case at one thread count; einops' median time as GB/s (input + output bytes),
 as % of the reference pass on the same bytes in the same run (memcpy of the output for
 permutations and repeats, a read of the input for reductions), and the ratios of LibTorch's and
 Eigen's median times to einops' (above 1: einops is faster).
+With FORCED_SIMD_TARGET (a run with EINOPS_BENCH_SIMD set), the table goes between its own
+markers, so that the kernels of an older instruction set are shown beside the best ones.
 """
 import datetime
 import json
@@ -15,7 +17,10 @@ import re
 import subprocess
 import sys
 
-BEGIN, END = "<!-- kernels:begin -->", "<!-- kernels:end -->"
+
+def markers(forced):
+    section = f"kernels-{forced.lower()}" if forced else "kernels"
+    return f"<!-- {section}:begin -->", f"<!-- {section}:end -->"
 
 
 def machine():
@@ -32,6 +37,8 @@ def machine():
 
 def main():
     results, readme, command = sys.argv[1], sys.argv[2], sys.argv[3]
+    forced = sys.argv[4] if len(sys.argv) > 4 else ""
+    BEGIN, END = markers(forced)
     data = json.load(open(results))
     times, counters, order = {}, {}, {}
     for b in data["benchmarks"]:
@@ -88,10 +95,13 @@ def main():
                           f"{ms('einops-alloc-nocache')} | {ms('torch')} | {ms('torch-alloc')} |")
 
     context = data.get("context", {})
-    text = [BEGIN, "## Kernels: permute, reduce, repeat (`scripts/bench`)", "",
+    target = context.get("einops_simd_target", "?")
+    title = (f"## Kernels compiled for {target}, on the same machine" if forced
+             else "## Kernels: permute, reduce, repeat (`scripts/bench`)")
+    text = [BEGIN, title, "",
             f"Measured {datetime.date.today().isoformat()} on {machine()}, "
-            f"{context.get('num_cpus', '?')} CPUs reported by Google Benchmark; command: `{command}` "
-            "(Release, median of 5 repetitions; outputs preallocated).", "",
+            f"{context.get('num_cpus', '?')} CPUs reported by Google Benchmark; einops kernels for {target}; "
+            f"command: `{command}` (Release, median of 5 repetitions; outputs preallocated).", "",
             "GB/s counts input plus output bytes. *% ref.* is einops' speed relative to the reference "
             "pass over the same bytes, run in the same process: `memcpy` of the output for "
             "permutations and repeats, a plain read of the input for reductions (both split over "
@@ -101,14 +111,18 @@ def main():
             "| case | dtype | threads | GB/s | % ref. | x LibTorch | x Eigen |",
             "|---|---|---|---|---|---|---|", *rows, "",
             "| group | rows | min % ref. | geo. mean % ref. | geo. mean x LibTorch | geo. mean x Eigen |",
-            "|---|---|---|---|---|---|", *summary, "",
+            "|---|---|---|---|---|---|", *summary]
+    if alloc_rows:
+        text += [
+            "",
             "Allocating forms (milliseconds per call, float32): einops into a preallocated output, "
             "`y = contiguous(rearrange(x, ...))` (a permutation alone returns a view) with the buffer cache "
             "(the default) and without it, LibTorch "
             "`out.copy_(x.permute(...))` and `x.permute(...).contiguous()`.", "",
             "| case | threads | einops into | einops allocating | allocating, no cache | LibTorch copy_ | "
             "LibTorch contiguous() |",
-            "|---|---|---|---|---|---|---|", *alloc_rows, END]
+            "|---|---|---|---|---|---|---|", *alloc_rows]
+    text.append(END)
     block = "\n".join(text)
     try:
         current = open(readme).read()

@@ -274,6 +274,8 @@ void TransposeEdges(const Tile<Word>& t, const Word* in, Word* out, std::int64_t
 /// real inputs, 0.55-0.93x the time of column strips outermost (`a b c d e -> e d c b a` and
 /// `b c h w -> b h w c` gained most). Each tile also prefetches into L2 the lines that the next
 /// batch entry or block reads at the same place (without it, 1.1-1.4x the time).
+/// Since the line tiles (LineTransposeImpl) took AVX2 too, this kernel serves SSE4, and streaming
+/// outputs whose column stride is not whole lines.
 template <class Word, bool kStream>
 void TransposeTileImpl(const Tile<Word>& t) {
   constexpr std::size_t R = 16 / sizeof(Word);
@@ -377,7 +379,7 @@ HWY_INLINE T* KeepInRegister(T* p) {
 /// j written at out + j * col_out. A vector stacks 16-byte blocks of kGroups groups of R rows
 /// (LoadStackedBlocks), so after the interleave stages, which work per block, vector f holds
 /// column bitrev(f) of kGroups * R rows: a whole output line with 512-bit vectors, half of one
-/// with 256-bit vectors (kParts = 2, whose halves are stored one after the other). Four running
+/// with 256-bit vectors (kParts = 2, whose halves are stored one after the other). Running
 /// pointers (one per group) address the rows: from a table of row pointers the compiler spilled
 /// them and reloaded four per vector (int8 `b c h w -> b h w c`, Zen 4: 1.1x the time with the
 /// data in L2, 1.03-1.3x at full size over three sets of alternating runs).
@@ -469,9 +471,12 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 /// of 3-5 alternating runs, time over memcpy's): against the buffered kernel, float32 `b c h w ->
 /// b h w c` 0.70-0.74x, `b h w c -> b c h w` 0.75-0.78x, `h w -> w h` 0.88-0.89x, float64 `b c h w
 /// -> b h w c` 0.69-0.91x, float16 0.66-0.70x, int8 0.55-0.77x; float16 and int8 `h w -> w h`
-/// 0.86-1.09x.
-/// With 512-bit vectors, 4- and 8-byte words load each row's line whole instead (TransposeWholeLinesTile): 16 or 8
-/// vectors hold a band, where 1- and 2-byte words would need 64 or 32. Zen 4, one thread, 1 MB or
+/// 0.86-1.09x. For int8 the two halves are 32 vectors, more than the 16 registers, yet storing
+/// each half as soon as it was made took 1.0-1.1x the time on `b c h w -> b h w c` and 2x on int8
+/// `h w -> w h` (half lines streamed apart).
+/// With 512-bit vectors, 4- and 8-byte words load each row's line whole instead
+/// (TransposeWholeLinesTile): 16 or 8 vectors hold a band, where 1- and 2-byte words would need
+/// 64 or 32. Zen 4, one thread, 1 MB or
 /// less (bench/kernels/transpose_in_cache_probe.cpp, two alternating runs): float32 `h w -> w h`
 /// and `b c h -> b h c` 1.23-1.7x the speed of the buffered kernel, `a b c d e -> e d c b a` 1.2x;
 /// at full size, three alternating runs: the reversal 0.78-0.83x the time, float32 and

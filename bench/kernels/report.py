@@ -68,21 +68,24 @@ def main():
         reduced = re.search(r"\((sum|mean|max|min|prod|any|all)\)$", label)
         kind = "reduce" if reduced else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
         groups.setdefault((kind, dtype == "float32"), []).append((pct, torch, eigen))
-        fmt = lambda r: f"{r:.2f}x" if r else "n/a"
-        rows.append(f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% | {fmt(torch)} | {fmt(eigen)} |")
+        rows.append((label, dtype, threads, gbs, pct, torch, eigen))
 
     def geo(values):
         values = [v for v in values if v]
         return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
+    # LibTorch and Eigen columns only when the run measured them (a filter may leave them out).
+    baselines = any(r[5] or r[6] for r in rows)
+    fmt = lambda r: f"{r:.2f}x" if r else "n/a"
+    ratios = lambda torch, eigen: f" {fmt(torch)} | {fmt(eigen)} |" if baselines else ""
+    case_rows = [f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% |{ratios(torch, eigen)}"
+                 for label, dtype, threads, gbs, pct, torch, eigen in rows]
     summary = []
     for (kind, f32), entries in sorted(groups.items()):
         pcts = [e[0] for e in entries]
         torch, eigen = geo([e[1] for e in entries]), geo([e[2] for e in entries])
         what = f"{kind}, {'float32' if f32 else 'other dtypes'}"
-        summary.append(
-            f"| {what} | {len(entries)} | {min(pcts):.0f}% | {geo(pcts):.0f}% | "
-            f"{f'{torch:.2f}x' if torch else 'n/a'} | {f'{eigen:.2f}x' if eigen else 'n/a'} |")
+        summary.append(f"| {what} | {len(entries)} | {min(pcts):.0f}% | {geo(pcts):.0f}% |{ratios(torch, eigen)}")
 
     alloc_rows = []
     for key in sorted(times, key=lambda k: order[k]):
@@ -105,13 +108,15 @@ def main():
             "GB/s counts input plus output bytes. *% ref.* is einops' speed relative to the reference "
             "pass over the same bytes, run in the same process: `memcpy` of the output for "
             "permutations and repeats, a plain read of the input for reductions (both split over "
-            "the same threads). *x LibTorch* / *x Eigen*: their time divided by einops' time "
-            "(`out.copy_(x.permute(...))`, `at::sum_out`/`amax_out`/`mean_out`, "
-            "`out.copy_(x.expand(...))`; Eigen Tensor `shuffle`, `sum`/`maximum`/`mean`, `broadcast`).", "",
-            "| case | dtype | threads | GB/s | % ref. | x LibTorch | x Eigen |",
-            "|---|---|---|---|---|---|---|", *rows, "",
-            "| group | rows | min % ref. | geo. mean % ref. | geo. mean x LibTorch | geo. mean x Eigen |",
-            "|---|---|---|---|---|---|", *summary]
+            "the same threads)." + (
+                " *x LibTorch* / *x Eigen*: their time divided by einops' time "
+                "(`out.copy_(x.permute(...))`, `at::sum_out`/`amax_out`/`mean_out`, "
+                "`out.copy_(x.expand(...))`; Eigen Tensor `shuffle`, `sum`/`maximum`/`mean`, `broadcast`)."
+                if baselines else ""), "",
+            "| case | dtype | threads | GB/s | % ref. |" + (" x LibTorch | x Eigen |" if baselines else ""),
+            "|---|---|---|---|---|" + ("---|---|" if baselines else ""), *case_rows, "",
+            "| group | rows | min % ref. | geo. mean % ref. |" + (" geo. mean x LibTorch | geo. mean x Eigen |" if baselines else ""),
+            "|---|---|---|---|" + ("---|---|" if baselines else ""), *summary]
     if alloc_rows:
         text += [
             "",

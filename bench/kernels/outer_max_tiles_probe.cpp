@@ -6,8 +6,8 @@
 // the read pass's time; the best here, 4 steps per pass over tiles of 200-800 KB without prefetch,
 // 1.30-1.63x (0.70-0.87x the library's scheme, run by run). In the library itself (bench_kernels,
 // median of 4-5 alternating runs, time over the read pass's) 4 steps per pass without the row
-// prefetch over 200-256 KB tiles took 0.87-0.96x the time with one thread, 1.06-1.18x with two;
-// with the prefetch, 1.09-1.21x.
+// prefetch over 200-256 KB tiles took 0.87-0.96x the time with one thread, 1.06-1.18x with two
+// (over 8 runs: no difference beyond the noise); with the prefetch, 1.09-1.21x.
 //   g++ -O2 -mavx2 -std=c++20 bench/kernels/outer_max_tiles_probe.cpp -o /tmp/outer_max_tiles_probe
 //   /tmp/outer_max_tiles_probe
 #include <immintrin.h>

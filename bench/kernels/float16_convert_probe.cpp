@@ -7,17 +7,16 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+
+#include "probe_memory.hpp"
 
 namespace {
 
 constexpr int kCount = 8192;  // 16 KB of float16: stays in L1
 alignas(64) std::uint16_t halves[kCount];
-
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 float widen_zmm() {  // vcvtph2ps from 256-bit loads into four 512-bit accumulators
   __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
@@ -77,9 +76,9 @@ int main(int argc, char** argv) {
   const auto report = [&](const char* name, float (*pass)()) {
     double best = 1e9;
     for (int repeat = 0; repeat < 200; ++repeat) {
-      const double start = seconds();
+      const double start = probe::seconds();
       for (int k = 0; k < 100; ++k) sink += pass();
-      best = std::min(best, seconds() - start);
+      best = std::min(best, probe::seconds() - start);
     }
     std::printf("%-34s %5.2f values per cycle at %.2f GHz\n", name, kCount * 100.0 / (best * ghz * 1e9), ghz);
   };

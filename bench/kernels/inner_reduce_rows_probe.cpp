@@ -2,19 +2,18 @@
 // through the library, one thread, for few long rows and many short ones, next to an AVX2 read
 // pass over the same bytes. It is how batching outputs into one kernel call was judged
 // (kOutputBatch in src/kernels/reduce.cpp), with the probe linked against each build's library:
-//   g++ -O2 -std=c++20 -Iinclude bench/kernels/inner_reduce_rows_probe.cpp build-ci/libeinops.a
+//   g++ -O2 -std=c++20 -Iinclude bench/kernels/inner_reduce_rows_probe.cpp build-ci/libeinops.a -lhwy -pthread
 //       -lhwy -lopenblas -lpthread -o /tmp/inner_reduce_rows_probe   (one line)
 //   /tmp/inner_reduce_rows_probe
 #include <einops/einops.hpp>
 #include <immintrin.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
-namespace {
+#include "probe_memory.hpp"
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+namespace {
 
 /// Reads every float once: four independent AVX2 accumulators.
 __attribute__((target("avx2"))) float read_pass(const float* p, std::int64_t n) {
@@ -38,12 +37,12 @@ void measure(std::int64_t rows, std::int64_t length, int calls) {
     double sum_best = 1e9, read_best = 1e9;
     volatile float sink = 0;
     for (int call = 0; call < calls; ++call) {
-      double start = seconds();
+      double start = probe::seconds();
       einops::reduce_into(x, y, einops::runtime("r l -> r"), "sum");
-      sum_best = std::min(sum_best, seconds() - start);
-      start = seconds();
+      sum_best = std::min(sum_best, probe::seconds() - start);
+      start = probe::seconds();
       sink = sink + read_pass(x.data(), x.size());
-      read_best = std::min(read_best, seconds() - start);
+      read_best = std::min(read_best, probe::seconds() - start);
     }
     const double bytes = static_cast<double>(x.size()) * sizeof(float);
     std::printf("r %6lld l %6lld (%6.0f KB): sum %.4f ms | read pass %.4f ms | %3.0f%%\n", static_cast<long long>(rows),

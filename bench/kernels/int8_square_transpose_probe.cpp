@@ -24,13 +24,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "int8_tile_probe.hpp"
+
+#include "probe_memory.hpp"
 
 namespace {
 
@@ -39,8 +40,6 @@ using int8_tile::column_of_vector;
 using int8_tile::interleave_stages;
 
 constexpr std::int64_t kSide = 4096;
-
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 template <bool kStream>
 inline void store_line(std::uint8_t* p, __m512i v) {
@@ -230,17 +229,17 @@ int main() {
   double memcpy_best = 1e9;
   for (int round = 0; round < 3; ++round) {
     for (int repeat = 0; repeat < 20; ++repeat) {
-      const double start = seconds();
+      const double start = probe::seconds();
       std::memcpy(out, in, bytes);
-      memcpy_best = std::min(memcpy_best, seconds() - start);
+      memcpy_best = std::min(memcpy_best, probe::seconds() - start);
     }
     std::printf("round %d: memcpy %.3f ms\n", round, memcpy_best * 1e3);
     for (const Walk& w : walks) {
       double best = 1e9;
       for (int repeat = 0; repeat < 10; ++repeat) {
-        const double start = seconds();
+        const double start = probe::seconds();
         run_walk(in, out, w);
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("  %-36s %7.3f ms  %4.0f%% of memcpy\n", w.name, best * 1e3, 100 * memcpy_best / best);
     }

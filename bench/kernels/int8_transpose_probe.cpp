@@ -21,13 +21,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "int8_tile_probe.hpp"
+
+#include "probe_memory.hpp"
 
 namespace {
 
@@ -36,8 +37,6 @@ using int8_tile::column_of_vector;
 using int8_tile::interleave_stages;
 
 constexpr std::int64_t kChannels = 64, kPixels = 3136, kSlice = kChannels * kPixels;
-
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 /// One 64 x 64 tile: rows `in + r * stride`, output lines `out + column * 64`; `load(in, stride,
 /// cg, v)` builds the 16 stacked vectors of column group cg (the variants differ only there).
@@ -159,9 +158,9 @@ int main(int argc, char** argv) {
     const auto report = [&](const char* name, auto pass) {
       double best = 1e9;
       for (int repeat = 0; repeat < (batch == 2 ? 400 : 40); ++repeat) {
-        const double start = seconds();
+        const double start = probe::seconds();
         pass();
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("b=%2lld %-26s %8.4f ms %6.0f cycles per 4 KB at %.2f GHz\n", static_cast<long long>(batch), name,
                   best * 1e3, best * ghz * 1e9 / (static_cast<double>(batch * kSlice) / 4096), ghz);

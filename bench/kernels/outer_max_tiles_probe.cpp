@@ -11,27 +11,18 @@
 //   g++ -O2 -mavx2 -std=c++20 bench/kernels/outer_max_tiles_probe.cpp -o /tmp/outer_max_tiles_probe
 //   /tmp/outer_max_tiles_probe
 #include <immintrin.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+
+#include "probe_memory.hpp"
 
 namespace {
 
 constexpr std::size_t kSteps = 32, kRow = std::size_t{64} * 56 * 56;  // reduced steps, outputs
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-float* huge_buffer(std::size_t floats) {
-  const std::size_t page = std::size_t{2} << 20;
-  const std::size_t bytes = (floats * sizeof(float) + page - 1) / page * page;
-  auto* p = static_cast<float*>(std::aligned_alloc(page, bytes));
-  madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
-}
 
 /// The reference: one sequential read of the input.
 void read_pass(const float* in, float* out, std::size_t) {
@@ -72,8 +63,8 @@ void tiles(const float* in, float* out, std::size_t tile) {
 }  // namespace
 
 int main() {
-  float* in = huge_buffer(kSteps * kRow + 1024);  // slack: prefetches past the last row
-  float* out = huge_buffer(kRow);
+  float* in = probe::huge_buffer<float>(kSteps * kRow + 1024);  // slack: prefetches past the last row
+  float* out = probe::huge_buffer<float>(kRow);
   for (std::size_t i = 0; i < kSteps * kRow; ++i) in[i] = static_cast<float>(i % 97);
   struct Variant {
     const char* name;
@@ -98,9 +89,9 @@ int main() {
     for (const Variant& v : variants) {
       double best = 1e9;
       for (int call = 0; call < 40; ++call) {
-        const double start = seconds();
+        const double start = probe::seconds();
         v.run(in, out, v.tile);
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("%-44s %.3f ms\n", v.name, best * 1e3);
     }

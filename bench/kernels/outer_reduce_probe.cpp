@@ -9,28 +9,20 @@
 //   g++ -O2 -mavx2 -std=c++20 bench/kernels/outer_reduce_probe.cpp -o /tmp/outer_reduce_probe
 //   /tmp/outer_reduce_probe
 #include <immintrin.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "probe_memory.hpp"
 
 namespace {
 
 constexpr int kBatch = 32, kChannels = 64, kPlane = 56 * 56;
 constexpr std::size_t kInput = std::size_t{kBatch} * kChannels * kPlane;
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-float* huge_buffer(std::size_t floats) {
-  const std::size_t bytes = (floats * sizeof(float) + (std::size_t{2} << 20) - 1) / (std::size_t{2} << 20) * (std::size_t{2} << 20);
-  auto* p = static_cast<float*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
-  madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
-}
 
 /// The reference: one sequential read of the input.
 void read_pass(const float* in, float* out, float*) {
@@ -81,8 +73,8 @@ void rows_per_pass(const float* in, float* out, float* acc) {
 }  // namespace
 
 int main() {
-  float* in = huge_buffer(kInput + 2 * kPlane);  // slack: the last passes prefetch past the input
-  float* out = huge_buffer(std::size_t{kBatch} * kPlane);
+  float* in = probe::huge_buffer<float>(kInput + 2 * kPlane);  // slack: the last passes prefetch past the input
+  float* out = probe::huge_buffer<float>(std::size_t{kBatch} * kPlane);
   auto* acc = static_cast<float*>(std::aligned_alloc(64, (kPlane * sizeof(float) + 63) / 64 * 64));
   for (std::size_t i = 0; i < kInput; ++i) in[i] = static_cast<float>(static_cast<int>(i % 101) - 50);
   struct Variant {
@@ -103,9 +95,9 @@ int main() {
     for (const Variant& v : variants) {
       double best = 1e9;
       for (int call = 0; call < 60; ++call) {
-        const double start = seconds();
+        const double start = probe::seconds();
         v.run(in, out, acc);
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("%-32s %.3f ms\n", v.name, best * 1e3);
     }

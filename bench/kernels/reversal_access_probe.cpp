@@ -10,14 +10,14 @@
 //   g++ -O2 -mavx512f -std=c++20 bench/kernels/reversal_access_probe.cpp -o /tmp/reversal_access_probe
 //   /tmp/reversal_access_probe
 #include <immintrin.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "probe_memory.hpp"
 
 namespace {
 
@@ -27,16 +27,6 @@ constexpr std::int64_t kElements = std::int64_t{16} * 16 * 16 * 16 * 64;
 constexpr std::int64_t kInA = 262144, kInB = 16384, kInC = 1024, kInD = 64;
 constexpr std::int64_t kOutE = 65536, kOutD = 4096, kOutC = 256, kOutB = 16;
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-float* huge_buffer(std::int64_t floats) {
-  const std::int64_t page = std::int64_t{2} << 20;
-  const std::int64_t bytes = (floats * 4 + page - 1) / page * page;
-  auto* p = static_cast<float*>(std::aligned_alloc(static_cast<std::size_t>(page), static_cast<std::size_t>(bytes)));
-  madvise(p, static_cast<std::size_t>(bytes), MADV_HUGEPAGE);
-  std::memset(p, 0, static_cast<std::size_t>(bytes));
-  return p;
-}
 
 enum class Traffic { reads, stores, both };
 float sink;
@@ -102,8 +92,8 @@ void staged(const float* in, float* out) {
 }  // namespace
 
 int main() {
-  float* in = huge_buffer(kElements);
-  float* out = huge_buffer(kElements);
+  float* in = probe::huge_buffer<float>(static_cast<std::size_t>(kElements));
+  float* out = probe::huge_buffer<float>(static_cast<std::size_t>(kElements));
   for (std::int64_t i = 0; i < kElements; ++i) in[i] = static_cast<float>(i % 1000);
   struct Variant {
     const char* name;
@@ -118,9 +108,9 @@ int main() {
     for (const Variant& v : variants) {
       double best = 1e9;
       for (int repeat = 0; repeat < 20; ++repeat) {
-        const double start = seconds();
+        const double start = probe::seconds();
         v.run(in, out);
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("%-12s %7.3f ms\n", v.name, best * 1e3);
     }

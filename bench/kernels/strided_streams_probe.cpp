@@ -6,29 +6,19 @@
 //   g++ -O2 -mavx2 -std=c++20 bench/kernels/strided_streams_probe.cpp -o /tmp/strided_streams_probe
 //   /tmp/strided_streams_probe
 #include <immintrin.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "probe_memory.hpp"
+
 namespace {
 
 constexpr std::size_t kRows = 32, kRow = std::size_t{64} * 56 * 56, kInput = kRows * kRow;
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-float* huge_buffer(std::size_t floats) {
-  const std::size_t page = std::size_t{2} << 20;
-  const std::size_t bytes = (floats * sizeof(float) + page - 1) / page * page;
-  auto* p = static_cast<float*>(std::aligned_alloc(page, bytes));
-  madvise(p, bytes, MADV_HUGEPAGE);
-  std::memset(p, 0, bytes);
-  return p;
-}
 
 float sink;
 
@@ -56,7 +46,7 @@ void read_streams(const float* in, std::size_t segment) {
 }  // namespace
 
 int main() {
-  float* in = huge_buffer(kInput);
+  float* in = probe::huge_buffer<float>(kInput);
   for (std::size_t i = 0; i < kInput; ++i) in[i] = static_cast<float>(i % 1000);
   struct Variant {
     const char* name;
@@ -75,9 +65,9 @@ int main() {
     for (const Variant& v : variants) {
       double best = 1e9;
       for (int repeat = 0; repeat < 15; ++repeat) {
-        const double start = seconds();
+        const double start = probe::seconds();
         v.run(in, v.segment);
-        best = std::min(best, seconds() - start);
+        best = std::min(best, probe::seconds() - start);
       }
       std::printf("%-24s %7.3f ms\n", v.name, best * 1e3);
     }

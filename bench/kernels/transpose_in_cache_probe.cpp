@@ -2,26 +2,25 @@
 // less (in L2), one thread, where the tile kernels' own work shows rather than memory's. It is how
 // the whole-line transposes for 4- and 8-byte words were judged (kernels/copy_simd.cpp), with the
 // library built (build-ci below) before and after:
-//   g++ -O2 -std=c++20 -Iinclude bench/kernels/transpose_in_cache_probe.cpp build-ci/libeinops.a
+//   g++ -O2 -std=c++20 -Iinclude bench/kernels/transpose_in_cache_probe.cpp build-ci/libeinops.a -lhwy -pthread
 //       -lhwy -lopenblas -lpthread -o /tmp/transpose_probe   (one line)
 //   /tmp/transpose_probe
 #include <einops/einops.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
-namespace {
+#include "probe_memory.hpp"
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+namespace {
 
 /// Best of 300 calls of `pattern` from x into y; prints the output's GB/s.
 void measure(const char* pattern, const einops::Tensor<float>& x, einops::Tensor<float>& y) {
   double best = 1e9;
   for (int i = 0; i < 300; ++i) {
-    const double start = seconds();
+    const double start = probe::seconds();
     einops::rearrange_into(x, y, einops::runtime(pattern));
-    best = std::min(best, seconds() - start);
+    best = std::min(best, probe::seconds() - start);
   }
   const double bytes = static_cast<double>(x.size()) * sizeof(float);
   std::printf("%-26s %8.1f KB  %.4f ms  %5.1f GB/s written\n", pattern, bytes / 1e3, best * 1e3, bytes / best / 1e9);

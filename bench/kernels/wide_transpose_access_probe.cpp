@@ -8,28 +8,20 @@
 //   g++ -O2 -mavx512f -std=c++20 bench/kernels/wide_transpose_access_probe.cpp -o /tmp/wide_transpose_access_probe
 //   /tmp/wide_transpose_access_probe
 #include <immintrin.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "probe_memory.hpp"
 
 namespace {
 
 constexpr std::int64_t kSide = 4096;  // bytes per row, rows
 constexpr std::int64_t kBytes = kSide * kSide;
 
-double seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-std::uint8_t* huge_buffer(std::size_t bytes, int fill) {
-  auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
-  madvise(p, bytes, MADV_HUGEPAGE);
-  std::memset(p, fill, bytes);
-  return p;
-}
 
 /// One 64 x 64 tile: line c of rows [r, r + 64) to lines r of output rows [c, c + 64).
 void move_tile(const std::uint8_t* in, std::uint8_t* out, std::int64_t r, std::int64_t c) {
@@ -67,16 +59,16 @@ void staged(const std::uint8_t* in, std::uint8_t* out, std::uint8_t* rows, std::
 }  // namespace
 
 int main() {
-  std::uint8_t* in = huge_buffer(kBytes, 1);
-  std::uint8_t* out = huge_buffer(kBytes, 2);
-  std::uint8_t* rows = huge_buffer(std::size_t{256} << 10, 3);
-  std::uint8_t* columns = huge_buffer(std::size_t{256} << 10, 4);
+  std::uint8_t* in = probe::huge_buffer<std::uint8_t>(kBytes, 1);
+  std::uint8_t* out = probe::huge_buffer<std::uint8_t>(kBytes, 2);
+  std::uint8_t* rows = probe::huge_buffer<std::uint8_t>(std::size_t{256} << 10, 3);
+  std::uint8_t* columns = probe::huge_buffer<std::uint8_t>(std::size_t{256} << 10, 4);
   const auto report = [](const char* name, auto pass) {
     double best = 1e9;
     for (int repeat = 0; repeat < 30; ++repeat) {
-      const double start = seconds();
+      const double start = probe::seconds();
       pass();
-      best = std::min(best, seconds() - start);
+      best = std::min(best, probe::seconds() - start);
     }
     std::printf("%-16s %7.3f ms\n", name, best * 1e3);
   };

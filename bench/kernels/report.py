@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
 """Turns bench_kernels' JSON into the table of bench/README.md (between the kernels markers).
 
-usage: report.py RESULTS.json README.md COMMAND [FORCED_SIMD_TARGET]
-Each row: one case at one thread count; einops' median time as GB/s (input + output bytes),
-as % of the reference pass on the same bytes in the same run (memcpy of the output for
-permutations and repeats, a read of the input for reductions), and the ratios of LibTorch's and
-Eigen's median times to einops' (above 1: einops is faster).
-With FORCED_SIMD_TARGET (a run with EINOPS_BENCH_SIMD set), the table goes between its own
-markers, so that the kernels of an older instruction set are shown beside the best ones.
+usage: report.py [--forced TARGET] README.md COMMAND ROUND.json...
+Each ROUND.json is one run of bench_kernels (scripts/bench makes several, one after another).
+Each row: one case at one thread count. Within a round, einops' median time is compared with the
+reference pass on the same bytes (memcpy of the output for permutations and repeats, a read of the
+input for reductions) measured seconds before it, and with LibTorch's and Eigen's median times
+(above 1: einops is faster). The table gives the median of those per-round figures and the range
+of *% ref.* over the rounds: a shared machine drifts between phases over minutes, which moves a
+single run's figures more than most kernel changes do.
+With --forced (a run with EINOPS_BENCH_SIMD set), the table goes between its own markers, so that
+the kernels of an older instruction set are shown beside the best ones.
 """
+import argparse
 import datetime
 import json
 import math
 import platform
 import re
+import statistics
 import subprocess
-import sys
-
 
 def markers(forced):
     section = f"kernels-{forced.lower()}" if forced else "kernels"
@@ -35,11 +38,10 @@ def machine():
         return platform.platform()
 
 
-def main():
-    results, readme, command = sys.argv[1], sys.argv[2], sys.argv[3]
-    forced = sys.argv[4] if len(sys.argv) > 4 else ""
-    BEGIN, END = markers(forced)
-    data = json.load(open(results))
+def read_round(path):
+    """One run's median times by (label, dtype, threads) and implementation, its einops entries
+    (counters), the rows' registration order and the run's context."""
+    data = json.load(open(path))
     times, counters, order = {}, {}, {}
     for b in data["benchmarks"]:
         if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
@@ -53,22 +55,59 @@ def main():
         times.setdefault(key, {})[impl] = b["real_time"] * scale
         if impl == "einops":
             counters[key] = b
+    return times, counters, order, data.get("context", {})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--forced", default="", help="the SIMD target EINOPS_BENCH_SIMD forced")
+    parser.add_argument("readme")
+    parser.add_argument("command")
+    parser.add_argument("rounds", nargs="+", help="bench_kernels JSON, one file per round")
+    args = parser.parse_args()
+    forced = args.forced
+    BEGIN, END = markers(forced)
+    rounds = [read_round(path) for path in args.rounds]
+    order, counters = {}, {}
+    for _, round_counters, round_order, _ in rounds:
+        order.update({k: min(v, order.get(k, math.inf)) for k, v in round_order.items()})
+        counters.update(round_counters)
+    context = rounds[-1][3]
+    # Repetitions per round, as the runs' aggregates record them.
+    repetitions = max((b.get("repetitions", 0) for path in args.rounds
+                       for b in json.load(open(path))["benchmarks"]), default=0)
+
+    def per_round(key, impl, reference):
+        """reference's time over impl's, in each round that measured both."""
+        values = []
+        for times, *_ in rounds:
+            t = times.get(key, {})
+            if impl in t and reference in t:
+                values.append(t[reference] / t[impl])
+        return values
+
+    def median_ratio(key, reference):
+        values = per_round(key, "einops", reference)
+        return statistics.median(values) if values else None
+
+    def median_time(key, impl):
+        values = [t[key][impl] for t, *_ in rounds if key in t and impl in t[key]]
+        return statistics.median(values) if values else None
+
     rows, groups = [], {}
-    for key in sorted(times, key=lambda k: order[k]):
-        t = times[key]
-        if "einops" not in t or "reference" not in t:
+    for key in sorted(order, key=lambda k: order[k]):
+        pcts = [100.0 * r for r in per_round(key, "einops", "reference")]
+        if not pcts:
             continue
         label, dtype, threads = key
-        traffic = counters[key]["traffic_bytes"]
-        gbs = traffic / t["einops"] / 1e9
-        pct = 100.0 * t["reference"] / t["einops"]
-        torch = t["torch"] / t["einops"] if "torch" in t else None
-        eigen = t["eigen"] / t["einops"] if "eigen" in t else None
+        gbs = counters[key]["traffic_bytes"] / median_time(key, "einops") / 1e9
+        pct = statistics.median(pcts)
+        torch, eigen = median_ratio(key, "torch"), median_ratio(key, "eigen")
         # Reduction labels end in "(sum)" etc.; a permutation's pattern may hold groups too.
         reduced = re.search(r"\((sum|mean|max|min|prod|any|all)\)$", label)
         kind = "reduce" if reduced else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
         groups.setdefault((kind, dtype == "float32"), []).append((pct, torch, eigen))
-        rows.append((label, dtype, threads, gbs, pct, torch, eigen))
+        rows.append((label, dtype, threads, gbs, pct, torch, eigen, min(pcts), max(pcts)))
 
     def geo(values):
         values = [v for v in values if v]
@@ -78,8 +117,8 @@ def main():
     baselines = any(r[5] or r[6] for r in rows)
     fmt = lambda r: f"{r:.2f}x" if r else "n/a"
     ratios = lambda torch, eigen: f" {fmt(torch)} | {fmt(eigen)} |" if baselines else ""
-    case_rows = [f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% |{ratios(torch, eigen)}"
-                 for label, dtype, threads, gbs, pct, torch, eigen in rows]
+    case_rows = [f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% | {low:.0f}-{high:.0f}% |"
+                 f"{ratios(torch, eigen)}" for label, dtype, threads, gbs, pct, torch, eigen, low, high in rows]
     summary = []
     for (kind, f32), entries in sorted(groups.items()):
         pcts = [e[0] for e in entries]
@@ -88,33 +127,34 @@ def main():
         summary.append(f"| {what} | {len(entries)} | {min(pcts):.0f}% | {geo(pcts):.0f}% |{ratios(torch, eigen)}")
 
     alloc_rows = []
-    for key in sorted(times, key=lambda k: order[k]):
-        t = times[key]
-        if "einops-alloc" not in t:
+    for key in sorted(order, key=lambda k: order[k]):
+        if median_time(key, "einops-alloc") is None:
             continue
         label, dtype, threads = key
-        ms = lambda impl: f"{t[impl] * 1e3:.2f}" if impl in t else "n/a"
+        ms = lambda impl: f"{median_time(key, impl) * 1e3:.2f}" if median_time(key, impl) is not None else "n/a"
         alloc_rows.append(f"| `{label}` | {threads} | {ms('einops')} | {ms('einops-alloc')} | "
                           f"{ms('einops-alloc-nocache')} | {ms('torch')} | {ms('torch-alloc')} |")
 
-    context = data.get("context", {})
     target = context.get("einops_simd_target", "?")
     title = (f"## Kernels compiled for {target}, on the same machine" if forced
              else "## Kernels: permute, reduce, repeat (`scripts/bench`)")
     text = [BEGIN, title, "",
             f"Measured {datetime.date.today().isoformat()} on {machine()}, "
             f"{context.get('num_cpus', '?')} CPUs reported by Google Benchmark; einops kernels for {target}; "
-            f"command: `{command}` (Release, median of 5 repetitions; outputs preallocated).", "",
+            f"command: `{args.command}` (Release; {len(rounds)} rounds of {repetitions} repetitions each, "
+            "one after another; outputs preallocated).", "",
             "GB/s counts input plus output bytes. *% ref.* is einops' speed relative to the reference "
             "pass over the same bytes, run in the same process: `memcpy` of the output for "
             "permutations and repeats, a plain read of the input for reductions (both split over "
-            "the same threads)." + (
+            "the same threads), measured seconds before einops in each round; the table gives the "
+            "median over the rounds and, next to it, the range over the rounds. GB/s and the "
+            "allocating forms' times are the medians of the rounds' median times." + (
                 " *x LibTorch* / *x Eigen*: their time divided by einops' time "
                 "(`out.copy_(x.permute(...))`, `at::sum_out`/`amax_out`/`mean_out`, "
                 "`out.copy_(x.expand(...))`; Eigen Tensor `shuffle`, `sum`/`maximum`/`mean`, `broadcast`)."
                 if baselines else ""), "",
-            "| case | dtype | threads | GB/s | % ref. |" + (" x LibTorch | x Eigen |" if baselines else ""),
-            "|---|---|---|---|---|" + ("---|---|" if baselines else ""), *case_rows, "",
+            "| case | dtype | threads | GB/s | % ref. | range |" + (" x LibTorch | x Eigen |" if baselines else ""),
+            "|---|---|---|---|---|---|" + ("---|---|" if baselines else ""), *case_rows, "",
             "| group | rows | min % ref. | geo. mean % ref. |" + (" geo. mean x LibTorch | geo. mean x Eigen |" if baselines else ""),
             "|---|---|---|---|" + ("---|---|" if baselines else ""), *summary]
     if alloc_rows:
@@ -130,14 +170,14 @@ def main():
     text.append(END)
     block = "\n".join(text)
     try:
-        current = open(readme).read()
+        current = open(args.readme).read()
     except FileNotFoundError:
         current = "# Benchmarks\n\n"
     if BEGIN in current and END in current:
         current = current[: current.index(BEGIN)] + block + current[current.index(END) + len(END):]
     else:
         current = current.rstrip("\n") + "\n\n" + block + "\n"
-    open(readme, "w").write(current)
+    open(args.readme, "w").write(current)
     print(block)
 
 

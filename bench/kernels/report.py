@@ -40,10 +40,11 @@ def machine():
 
 def read_round(path):
     """One run's median times by (label, dtype, threads) and implementation, its einops entries
-    (counters), the rows' registration order and the run's context."""
+    (counters), the rows' registration order, its context and its repetitions per benchmark."""
     data = json.load(open(path))
-    times, counters, order = {}, {}, {}
+    times, counters, order, repetitions = {}, {}, {}, 0
     for b in data["benchmarks"]:
+        repetitions = max(repetitions, b.get("repetitions", 0))
         if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
             continue
         name = b["run_name"].split("/")[0]
@@ -55,7 +56,7 @@ def read_round(path):
         times.setdefault(key, {})[impl] = b["real_time"] * scale
         if impl == "einops":
             counters[key] = b
-    return times, counters, order, data.get("context", {})
+    return times, counters, order, data.get("context", {}), repetitions
 
 
 def main():
@@ -69,13 +70,11 @@ def main():
     BEGIN, END = markers(forced)
     rounds = [read_round(path) for path in args.rounds]
     order, counters = {}, {}
-    for _, round_counters, round_order, _ in rounds:
+    for _, round_counters, round_order, _, _ in rounds:
         order.update({k: min(v, order.get(k, math.inf)) for k, v in round_order.items()})
         counters.update(round_counters)
     context = rounds[-1][3]
-    # Repetitions per round, as the runs' aggregates record them.
-    repetitions = max((b.get("repetitions", 0) for path in args.rounds
-                       for b in json.load(open(path))["benchmarks"]), default=0)
+    repetitions = max(r[4] for r in rounds)
 
     def per_round(key, impl, reference):
         """reference's time over impl's, in each round that measured both."""

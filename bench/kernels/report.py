@@ -76,32 +76,30 @@ def main():
     context = rounds[-1][3]
     repetitions = max(r[4] for r in rounds)
 
-    def per_round(key, impl, reference):
-        """reference's time over impl's, in each round that measured both."""
+    def per_round(key, other):
+        """other's time over einops', in each round that measured both."""
         values = []
         for times, *_ in rounds:
             t = times.get(key, {})
-            if impl in t and reference in t:
-                values.append(t[reference] / t[impl])
+            if "einops" in t and other in t:
+                values.append(t[other] / t["einops"])
         return values
 
-    def median_ratio(key, reference):
-        values = per_round(key, "einops", reference)
+    def median(values):
         return statistics.median(values) if values else None
 
     def median_time(key, impl):
-        values = [t[key][impl] for t, *_ in rounds if key in t and impl in t[key]]
-        return statistics.median(values) if values else None
+        return median([t[key][impl] for t, *_ in rounds if key in t and impl in t[key]])
 
     rows, groups = [], {}
     for key in sorted(order, key=lambda k: order[k]):
-        pcts = [100.0 * r for r in per_round(key, "einops", "reference")]
+        pcts = [100.0 * r for r in per_round(key, "reference")]
         if not pcts:
             continue
         label, dtype, threads = key
         gbs = counters[key]["traffic_bytes"] / median_time(key, "einops") / 1e9
         pct = statistics.median(pcts)
-        torch, eigen = median_ratio(key, "torch"), median_ratio(key, "eigen")
+        torch, eigen = median(per_round(key, "torch")), median(per_round(key, "eigen"))
         # Reduction labels end in "(sum)" etc.; a permutation's pattern may hold groups too.
         reduced = re.search(r"\((sum|mean|max|min|prod|any|all)\)$", label)
         kind = "reduce" if reduced else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
@@ -130,7 +128,10 @@ def main():
         if median_time(key, "einops-alloc") is None:
             continue
         label, dtype, threads = key
-        ms = lambda impl: f"{median_time(key, impl) * 1e3:.2f}" if median_time(key, impl) is not None else "n/a"
+
+        def ms(impl):
+            seconds = median_time(key, impl)
+            return f"{seconds * 1e3:.2f}" if seconds is not None else "n/a"
         alloc_rows.append(f"| `{label}` | {threads} | {ms('einops')} | {ms('einops-alloc')} | "
                           f"{ms('einops-alloc-nocache')} | {ms('torch')} | {ms('torch-alloc')} |")
 

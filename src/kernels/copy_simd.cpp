@@ -476,14 +476,13 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 /// `h w -> w h` (half lines streamed apart).
 /// With 512-bit vectors, 4- and 8-byte words load each row's line whole instead
 /// (TransposeWholeLinesTile): 16 or 8 vectors hold a band, where 1- and 2-byte words would need
-/// 64 or 32. Zen 4, one thread, 1 MB or
-/// less (bench/kernels/transpose_in_cache_probe.cpp, two alternating runs): float32 `h w -> w h`
-/// and `b c h -> b h c` 1.23-1.7x the speed of the buffered kernel, `a b c d e -> e d c b a` 1.2x;
-/// at full size, three alternating runs: the reversal 0.78-0.83x the time, float32 and
-/// float64 transposes 0.86-0.99x, float64 `b c h w -> b h w c` one thread 1.06-1.11x (its memcpy
-/// reference moved as much, 0.93-1.26x, in the same runs).
-/// Smaller words read each input line in four 16-byte pieces, one per column group: when a band's rows
-/// crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other between pieces,
+/// 64 or 32. Zen 4, one thread, 1 MB or less (bench/kernels/transpose_in_cache_probe.cpp, two
+/// alternating runs): float32 `h w -> w h` and `b c h -> b h c` 1.23-1.7x the speed of the
+/// buffered kernel, `a b c d e -> e d c b a` 1.2x; at full size, three alternating runs: the
+/// reversal 0.78-0.83x the time, float32 and float64 transposes 0.86-0.99x, float64 `b c h w -> b
+/// h w c` one thread 1.06-1.11x (its memcpy reference moved as much, 0.93-1.26x, in the same runs).
+/// Smaller words read each input line in four 16-byte pieces, one per column group: when a band's
+/// rows crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other between pieces,
 /// so their lines are first copied whole into an L1 buffer (int8 `h w -> w h` 0.58x the time,
 /// float16 0.73x; for rows that do not conflict the copy costs up to 1.5x). Rows without one
 /// common stride (a chain of several axes) are staged too, so the tile always sees strided rows.

@@ -1,4 +1,4 @@
-// Reading the golden corpus (JSON Lines, format in shared/corpus/README.md) and the typed
+// Reading the golden corpus (JSON Lines, format in corpus/README.md) and the typed
 // accessors runners use to read a case's fields.
 #pragma once
 

@@ -1,4 +1,4 @@
-// einops_conformance: runs the golden corpus (shared/corpus) against one backend.
+// einops_conformance: runs the golden corpus (tests/conformance/corpus) against one backend.
 //
 //   einops_conformance [--corpus PATH] [--backend NAME] [--filter SUBSTRING] [--verbose]
 //
@@ -23,7 +23,7 @@
 #include "outcome.hpp"
 
 #ifndef EINOPS_CONFORMANCE_DEFAULT_CORPUS
-#error "CMake defines EINOPS_CONFORMANCE_DEFAULT_CORPUS (the path of shared/corpus/einops_golden.jsonl)"
+#error "CMake defines EINOPS_CONFORMANCE_DEFAULT_CORPUS (the path of tests/conformance/corpus/einops_golden.jsonl)"
 #endif
 
 namespace conformance {

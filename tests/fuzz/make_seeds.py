@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed inputs for the fuzz targets, from the golden corpus (../shared/corpus).
+"""Seed inputs for the fuzz targets, from the golden corpus (tests/conformance/corpus).
 
     make_seeds.py CORPUS.jsonl OUT_DIR [--limit N]
 

@@ -47,7 +47,7 @@ def run_batch(tool, commands, folder):
 
 
 def corpus_input(shape, k, dtype):
-    """Input k of a corpus case (shared/corpus/README.md): v = ((i*37 + 11 + 29*k) % 101) - 50."""
+    """Input k of a corpus case (tests/conformance/corpus/README.md): v = ((i*37 + 11 + 29*k) % 101) - 50."""
     count = int(np.prod(shape, dtype=np.int64))
     v = ((np.arange(count, dtype=np.int64) * 37 + 11 + 29 * k) % 101) - 50
     if dtype == "bool":

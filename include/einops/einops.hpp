@@ -14,3 +14,4 @@
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
 #include "einops/threads.hpp"
+#include "einops/version.hpp"

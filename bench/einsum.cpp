@@ -1,19 +1,28 @@
-// einsum against the same contraction written as a plain cblas_sgemm loop, in one run.
+// einsum against the same contraction written as a plain cblas_sgemm loop, in one run; and the
+// contractions that are no matrix product (the streaming kernel) against a read pass over their
+// inputs, in the same run.
 //
 //   build-bench/bench/bench_einsum --benchmark_counters_tabular=true
 //
-// GFLOP/s counts 2·m·n·k per matrix product. Two fair pairs per shape:
+// Matrix products: GFLOP/s counts 2·m·n·k per product. Two fair pairs per shape:
 //   einsum            vs cblas_alloc: both allocate the result on every call (what a user pays
 //                                     for a new tensor: on fresh pages that includes page faults);
 //   einsum_into       vs cblas:       both write into a buffer allocated once.
 // einsum's figures include its plan lookup and batch loop.
+// Streaming (`stream/...`): GB/s counts the bytes moved, read plus written (einsum: both inputs
+// and the result). The reference `read_pass` reads the inputs once (an OR of 64-bit words, which
+// the compiler vectorises, on one thread); for an elementwise product the reference `copy` is a
+// memcpy of the result's bytes. The target: einsum at least 60% of the reference's rate,
+// on one thread (EINOPS_NUM_THREADS=1 --benchmark_filter=stream/).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "einops/einsum.hpp"
 
@@ -83,6 +92,95 @@ void BM_attention_scores(benchmark::State& state, Mode mode) {
   run(state, mode, queries, keys, "b h q d, b h k d -> b h q k", {b, h, q, q}, b * h, rows, rows, depth, CblasTrans);
 }
 
+// ---- contractions without a matrix product --------------------------------------------------------
+
+enum class StreamMode { einsum, einsum_into, read_pass, copy };
+
+template <class T>
+einops::Tensor<T> filled_as(const einops::Shape& shape, double scale) {
+  einops::Tensor<T> t(shape);
+  for (std::int64_t i = 0; i < t.size(); ++i) t.data()[i] = static_cast<T>(static_cast<double>(i % 17) * scale - 1.0);
+  return t;
+}
+
+/// Reads `bytes` bytes (a multiple of 8) once; returns an OR of its words, so the reads stay.
+std::uint64_t read_pass(const void* data, std::size_t bytes) {
+  const auto* words = static_cast<const std::uint64_t*>(data);
+  std::uint64_t acc[4] = {0, 0, 0, 0};
+  const std::size_t count = bytes / sizeof(std::uint64_t);
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4)
+    for (std::size_t u = 0; u < 4; ++u) acc[u] |= words[i + u];
+  for (; i < count; ++i) acc[0] |= words[i];
+  return acc[0] | acc[1] | acc[2] | acc[3];
+}
+
+/// `pattern` on operands of shapes a_shape, b_shape, or its reference, timed in `mode`.
+template <class T>
+void BM_stream(benchmark::State& state, StreamMode mode, std::string pattern, einops::Shape a_shape,
+               einops::Shape b_shape) {
+  const auto a = filled_as<T>(a_shape, 0.01), b = filled_as<T>(b_shape, 0.02);
+  const einops::Tensor<T> out = einops::einsum(a, b, pattern);
+  const auto input_bytes = static_cast<std::size_t>(a.size() + b.size()) * sizeof(T);
+  const auto out_bytes = static_cast<std::size_t>(out.size()) * sizeof(T);
+  std::vector<T> source(static_cast<std::size_t>(out.size()), T{1});
+  for (auto _ : state) {
+    switch (mode) {
+      case StreamMode::einsum: {
+        auto fresh = einops::einsum(a, b, pattern);
+        benchmark::DoNotOptimize(fresh.data());
+        break;
+      }
+      case StreamMode::einsum_into: einops::einsum_into({a, b}, out, pattern); break;
+      case StreamMode::read_pass: {
+        std::uint64_t seen = read_pass(a.data(), static_cast<std::size_t>(a.size()) * sizeof(T)) |
+                             read_pass(b.data(), static_cast<std::size_t>(b.size()) * sizeof(T));
+        benchmark::DoNotOptimize(seen);
+        break;
+      }
+      case StreamMode::copy: std::memcpy(out.data(), source.data(), out_bytes); break;
+    }
+    benchmark::ClobberMemory();
+  }
+  const std::size_t moved = mode == StreamMode::read_pass ? input_bytes
+                            : mode == StreamMode::copy    ? 2 * out_bytes
+                                                          : input_bytes + out_bytes;
+  const double gigabytes = static_cast<double>(moved) * static_cast<double>(state.iterations()) / 1e9;
+  state.counters["GB/s"] = benchmark::Counter(gigabytes, benchmark::Counter::kIsRate);
+}
+
+/// The shapes, float32 and float64, each with its reference in the same run.
+void register_streaming() {
+  struct Row {
+    const char* name;
+    const char* pattern;
+    einops::Shape a, b;
+    bool elementwise;
+  };
+  const Row rows[] = {
+      {"dot", "b n d, b n d -> b n", {32, 1024, 256}, {32, 1024, 256}, false},
+      {"heads_dot", "b h i d, b h i d -> b h i", {16, 8, 1024, 64}, {16, 8, 1024, 64}, false},
+      {"matvec", "b n d, d -> b n", {32, 1024, 256}, {256}, false},
+      {"elementwise", "b n d, b n d -> b n d", {32, 1024, 256}, {32, 1024, 256}, true},
+  };
+  const std::pair<const char*, StreamMode> modes[] = {
+      {"einsum", StreamMode::einsum}, {"einsum_into", StreamMode::einsum_into}, {"read_pass", StreamMode::read_pass}};
+  for (const Row& row : rows)
+    for (const char* type : {"float32", "float64"}) {
+      const std::string prefix = std::string("stream/") + row.name + "/" + type + "/";
+      const bool single = std::string(type) == "float32";
+      for (const auto& [mode_name, mode] : modes) {
+        const StreamMode reference_mode = row.elementwise && mode == StreamMode::read_pass ? StreamMode::copy : mode;
+        const std::string name = prefix + (reference_mode == StreamMode::copy ? "copy" : mode_name);
+        auto* bench = single ? benchmark::RegisterBenchmark(name.c_str(), BM_stream<float>, reference_mode,
+                                                            row.pattern, row.a, row.b)
+                             : benchmark::RegisterBenchmark(name.c_str(), BM_stream<double>, reference_mode,
+                                                            row.pattern, row.a, row.b);
+        bench->Unit(benchmark::kMillisecond)->UseRealTime();
+      }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,6 +201,7 @@ int main(int argc, char** argv) {
         ->Args({512, 64})
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
+  register_streaming();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

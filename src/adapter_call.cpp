@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "einops/detail/kernels.hpp"
+#include "einops/detail/platform.hpp"
 #include "einops/pack.hpp"
 #include "einops/pattern_checks.hpp"
 #include "error_context.hpp"
@@ -227,7 +228,7 @@ OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pa
     const auto end = shape.end() - static_cast<std::ptrdiff_t>(after);
     std::int64_t product = 1;
     for (auto it = begin; it != end; ++it)
-      if (__builtin_mul_overflow(product, *it, &product)) context.fail("The packed lengths overflow int64");
+      if (checked_mul(product, *it, product)) context.fail("The packed lengths overflow int64");
     layout.packed_shapes.emplace_back(begin, end);
     Shape flattened(shape.begin(), begin);
     flattened.push_back(product);

@@ -1,6 +1,7 @@
 // Formatting of EinopsError messages: shapes, axis lengths, and the caret under a syntax error.
 #include <string>
 
+#include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
 #include "error_context.hpp"
@@ -38,7 +39,7 @@ std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
   for (std::int64_t length : shape) {
     if (length < 0) throw EinopsError("Tensor shape " + format_shape(shape) + " has a negative length");
     if (length == 0) empty = true;
-    else if (__builtin_mul_overflow(nonzero_product, length, &nonzero_product))
+    else if (detail::checked_mul(nonzero_product, length, nonzero_product))
       throw EinopsError("Tensor shape " + format_shape(shape) + " has more elements than int64 can count" +
                         (empty ? " (the product of its non-zero lengths)" : ""));
   }

@@ -2,34 +2,26 @@
 // through (limits.hpp, tensor.hpp).
 #include "einops/limits.hpp"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
+#include "platform.hpp"
 
 namespace einops {
 namespace {
 
+/// Where the system does not say how much memory it has: the x86-64 user address space.
+constexpr std::size_t kUnknownMemoryBytes = std::size_t{1} << 47;
+
 /// The machine's physical memory: an allocation larger than that cannot succeed without
 /// swapping the process to a halt (or being killed once its pages are touched).
-std::size_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  constexpr std::size_t fallback = std::size_t{1} << 47;  // the x86-64 user address space
-  if (pages <= 0 || page_size <= 0) return fallback;
-  std::size_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::size_t>(pages), static_cast<std::size_t>(page_size), &bytes))
-    return fallback;
-  return bytes;
-}
-
 std::size_t default_limit() {
-  static const std::size_t bytes = physical_memory_bytes();
+  static const std::size_t bytes = detail::physical_memory_bytes().value_or(kUnknownMemoryBytes);
   return bytes;
 }
 
@@ -56,7 +48,7 @@ std::string allocation_problem(std::span<const std::int64_t> shape, std::size_t 
     return error.what();
   }
   std::size_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::size_t>(count), element_size, &bytes) || bytes > max_allocation_bytes())
+  if (checked_mul(static_cast<std::size_t>(count), element_size, bytes) || bytes > max_allocation_bytes())
     return "A tensor of shape " + format_shape(shape) + " (" + std::to_string(count) + " elements of " +
            std::to_string(element_size) + " bytes) is larger than the allocation limit of " +
            std::to_string(max_allocation_bytes()) + " bytes (einops::set_max_allocation_bytes)";
@@ -79,13 +71,13 @@ void check_view_extent(std::span<const std::int64_t> shape, std::span<const std:
   bool ok = true;
   for (std::size_t d = 0; d < shape.size() && ok; ++d) {
     std::int64_t reach = 0;
-    ok = !__builtin_mul_overflow(shape[d] - 1, strides[d], &reach) &&
-         !__builtin_add_overflow(reach < 0 ? lowest : highest, reach, reach < 0 ? &lowest : &highest);
+    ok = !checked_mul(shape[d] - 1, strides[d], reach) &&
+         !checked_add(reach < 0 ? lowest : highest, reach, reach < 0 ? lowest : highest);
   }
   std::int64_t span = 0;
   std::int64_t bytes = 0;
-  ok = ok && !__builtin_sub_overflow(highest, lowest, &span) &&
-       !__builtin_mul_overflow(span, static_cast<std::int64_t>(element_size), &bytes);
+  ok = ok && !checked_sub(highest, lowest, span) &&
+       !checked_mul(span, static_cast<std::int64_t>(element_size), bytes);
   if (!ok)
     throw EinopsError("A tensor view of shape " + format_shape(shape) + " with strides " + format_shape(strides) +
                       " reaches elements further apart than a byte offset can express");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "einops/detail/kernels.hpp"
+#include "einops/detail/platform.hpp"
 #include "einops/detail/walk.hpp"
 #include "operation_context.hpp"
 #include "operation_patterns.hpp"
@@ -17,7 +18,7 @@ namespace {
 std::int64_t checked_product(std::span<const std::int64_t> lengths, const detail::OperationContext& context) {
   std::int64_t product = 1;
   for (std::int64_t length : lengths)
-    if (__builtin_mul_overflow(product, length, &product)) context.fail("The packed lengths overflow int64");
+    if (detail::checked_mul(product, length, product)) context.fail("The packed lengths overflow int64");
   return product;
 }
 
@@ -89,7 +90,7 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_
     }
     const auto part = shape.subspan(before, shape.size() - before - after);
     result.packed_shapes.emplace_back(part.begin(), part.end());
-    if (__builtin_add_overflow(total, checked_product(part, context), &total))
+    if (detail::checked_add(total, checked_product(part, context), total))
       context.fail("The packed lengths overflow int64");
   }
 
@@ -136,10 +137,10 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
       if (length < 0)
         context.fail("Packed shape #" + std::to_string(i) + " " + join(packed_shapes[i]) +
                      " has a negative length (only -1, to infer it, is allowed)");
-      if (__builtin_mul_overflow(product, length, &product)) context.fail("The packed lengths overflow int64");
+      if (detail::checked_mul(product, length, product)) context.fail("The packed lengths overflow int64");
     }
     lengths[i] = product;
-    if (unknown != i && __builtin_add_overflow(known_total, product, &known_total))
+    if (unknown != i && detail::checked_add(known_total, product, known_total))
       context.fail("The packed lengths overflow int64");
   }
   const std::string requested = "could not split axis of size " + std::to_string(available) + " into requested " +

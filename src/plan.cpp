@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bounded_cache.hpp"
+#include "einops/detail/platform.hpp"
 #include "einops/limits.hpp"
 #include "error_context.hpp"
 #include "pattern_cache.hpp"
@@ -30,7 +31,7 @@ struct AxisEntry {
 };
 
 bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
-  return !__builtin_mul_overflow(a, b, &out);
+  return !detail::checked_mul(a, b, out);
 }
 
 /// a * b modulo 2^64. Strides of axes that are never walked (length 1, or in an empty tensor) may

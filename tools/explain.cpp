@@ -1,7 +1,10 @@
 #include "explain.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
+
+#include "einops/detail/platform.hpp"
 
 namespace einops::tool {
 namespace {
@@ -129,9 +132,9 @@ std::string kernel_text(const Plan& plan, const detail::Walk& walk) {
 /// count * size(dtype) (+ count2 * size(dtype2)) in decimal, or "more than 2^64" past uint64.
 std::string bytes_text(std::int64_t count, DType dtype, std::int64_t count2 = 0, DType dtype2 = DType::uint8) {
   std::uint64_t a = 0, b = 0, total = 0;
-  if (__builtin_mul_overflow(static_cast<std::uint64_t>(count), dtype_size(dtype), &a) ||
-      __builtin_mul_overflow(static_cast<std::uint64_t>(count2), dtype_size(dtype2), &b) ||
-      __builtin_add_overflow(a, b, &total))
+  if (detail::checked_mul(static_cast<std::uint64_t>(count), std::uint64_t{dtype_size(dtype)}, a) ||
+      detail::checked_mul(static_cast<std::uint64_t>(count2), std::uint64_t{dtype_size(dtype2)}, b) ||
+      detail::checked_add(a, b, total))
     return "more than 2^64";
   return std::to_string(total);
 }

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "einops/detail/platform.hpp"
 #include "einops/detail/walk.hpp"
 
 namespace einops::tool {
@@ -141,7 +142,8 @@ class LiteralReader {
   std::int64_t read_integer() {
     std::int64_t value = 0;
     while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') {
-      if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text_[at_] - '0', &value))
+      if (detail::checked_mul(value, std::int64_t{10}, value) ||
+          detail::checked_add(value, std::int64_t{text_[at_] - '0'}, value))
         fail("integer too large");
       ++at_;
     }
@@ -247,7 +249,7 @@ NpyHeader parse_npy_header(std::span<const unsigned char> file) {
   const std::size_t element = dtype_size(header.dtype);
   std::size_t bytes = element;
   for (std::int64_t length : header.shape)
-    if (__builtin_mul_overflow(bytes, static_cast<std::size_t>(length), &bytes) ||
+    if (detail::checked_mul(bytes, static_cast<std::size_t>(length), bytes) ||
         bytes > static_cast<std::size_t>(INT64_MAX))
       throw NpyFormatError("shape " + shape_text(header.shape) + " has more elements than memory can hold");
   header.data_bytes = bytes;

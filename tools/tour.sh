@@ -41,7 +41,9 @@ show rearrange '(b1 b2) h w c -> (b1 w) (b2 h) c' batch.npy b1=4 -o transposed_g
 
 step "7. pack: the pictures and a brightness mask packed into RGBA; unpack splits them again"
 show reduce 'b h w c -> b h w 1' batch.npy --reduction max -o mask.npy -v
-packed_shapes="$(show pack 'b h w *' batch.npy mask.npy -o rgba.npy | tee /dev/stderr | sed -n 's/^packed shapes: //p')"
+pack_output="$(show pack 'b h w *' batch.npy mask.npy -o rgba.npy)"
+printf '%s\n' "$pack_output"
+packed_shapes="$(sed -n 's/^packed shapes: //p' <<<"$pack_output")"
 show rearrange '(b1 b2) h w c -> (b1 h) (b2 w) c' rgba.npy b1=4 -o rgba_grid.png -v
 show unpack 'b h w *' rgba.npy --shapes "$packed_shapes" -o rgb_again.npy mask_again.npy
 if cmp -s <(tail -c 49152 batch.npy) <(tail -c 49152 rgb_again.npy); then

@@ -4,6 +4,8 @@
 //   k: a and b, summed.
 // Each group is ordered by the strides of the memory it must be read or written in, so that a
 // group merges into one strided dimension; only an operand whose group cannot merge is copied.
+// A step whose route is streaming (route.hpp) goes to stream.hpp instead, after the same
+// summing away of labels only one side has.
 #include "contract.hpp"
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
 #include "gemm.hpp"
+#include "stream.hpp"
 
 namespace einops::detail::einsum {
 namespace {
@@ -153,7 +156,7 @@ Labels product_layout(const Term& a, const Term& b, const Labels& result) {
   return layout;
 }
 
-void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Extents& extent) {
+void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Extents& extent, Route route) {
   // Labels only one side has and the result lacks are summed away first.
   const auto presummed = [&](const Term& term, const Term& other) {
     Labels kept;
@@ -166,6 +169,10 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
   };
   Term a = presummed(a_in, b_in);
   Term b = presummed(b_in, a);
+  if (route == Route::streaming) {
+    stream_into(a, b, out, extent);
+    return;
+  }
 
   Labels batch, m, n, k;
   for (int label : out.labels) {

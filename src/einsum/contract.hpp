@@ -1,8 +1,10 @@
 // The two operations einsum is made of, on terms: summing labels away from one term, and the
-// product of two terms summed over the labels the result lacks (a batched matrix product).
+// product of two terms summed over the labels the result lacks (a batched matrix product, or the
+// streaming kernel: route.hpp).
 #pragma once
 
 #include "einops/tensor.hpp"
+#include "route.hpp"
 #include "term.hpp"
 
 namespace einops::detail::einsum {
@@ -19,9 +21,9 @@ Term make_dense(DType dtype, const Labels& labels, const Extents& extent);
 /// of `out` are a subset of those of `in`.
 void sum_into(const Term& in, const Term& out, const Extents& extent);
 
-/// out = Σ a·b over the labels of a and b that `out` lacks. The labels of `out` are a subset of
-/// those of a and b together; `out` overlaps neither.
-void contract_into(const Term& a, const Term& b, const Term& out, const Extents& extent);
+/// out = Σ a·b over the labels of a and b that `out` lacks, by the kernel `route` names. The labels
+/// of `out` are a subset of those of a and b together; `out` overlaps neither.
+void contract_into(const Term& a, const Term& b, const Term& out, const Extents& extent, Route route);
 
 /// The labels and layout contract_into gives an intermediate product over `result`: batch labels,
 /// then a's, then b's, each group in the order that lets the operands be read in place.

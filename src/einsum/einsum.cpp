@@ -71,11 +71,11 @@ void execute(const EinsumPlan& plan, std::span<const AnyTensor> operands, const 
     const Term& b = terms[step.second];
     Term product;
     if (s + 1 == plan.steps.size()) {
-      detail::einsum::contract_into(a, b, result, plan.extent);
+      detail::einsum::contract_into(a, b, result, plan.extent, step.route);
       return;
     }
     product = detail::einsum::make_dense(a.dtype, detail::einsum::product_layout(a, b, step.result), plan.extent);
-    detail::einsum::contract_into(a, b, product, plan.extent);
+    detail::einsum::contract_into(a, b, product, plan.extent, step.route);
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(step.second));
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(step.first));
     terms.push_back(std::move(product));
@@ -113,12 +113,26 @@ std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, 
   return detail::einsum::get_plan(*parsed, operands, context);
 }
 
+/// Whether the plan is one streaming product of the two operands with nothing summed away
+/// first: the streaming kernel then reads 16-bit floats in place, accumulates them in float32
+/// and rounds each output once.
+bool streams_operands(const EinsumPlan& plan) {
+  if (plan.steps.size() != 1 || plan.steps.front().route != detail::einsum::Route::streaming) return false;
+  for (std::size_t k = 0; k < 2; ++k)
+    for (int label : plan.operand_labels[k])
+      if (!detail::einsum::contains(plan.operand_labels[1 - k], label) &&
+          !detail::einsum::contains(plan.output_labels, label))
+        return false;
+  return true;
+}
+
 /// The result when no kernel runs on the operands' own type: zeros for an empty sum, and the
-/// 16-bit floats, which are computed in float32 (as numpy accumulates them) and rounded once.
+/// 16-bit floats, which are computed in float32 (as numpy accumulates them) and rounded once,
+/// through float32 copies of the operands unless streams_operands.
 std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const AnyTensor> operands) {
   const DType dtype = operands.front().dtype();
   if (plan.has_empty_label) return AnyTensor(dtype, plan.output_shape);  // every sum is empty
-  if (!is_half_precision(dtype)) return std::nullopt;
+  if (!is_half_precision(dtype) || streams_operands(plan)) return std::nullopt;
   std::vector<AnyTensor> widened;
   widened.reserve(operands.size());
   for (const AnyTensor& x : operands) widened.push_back(convert(x, DType::float32));

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "../bounded_cache.hpp"
+#include "einops/detail/platform.hpp"
 #include "einops/detail/walk.hpp"
 
 namespace einops::detail::einsum {
@@ -52,7 +53,7 @@ double size_of(const Labels& labels, const Extents& extent) {
 
 /// Greedy pairwise order: each step contracts the pair whose product removes the most elements
 /// (the size of the result minus the sizes of the pair, as opt_einsum's greedy), the smaller
-/// result on a tie, the first pair after that.
+/// result on a tie, the first pair after that. Each step's kernel is chosen by route.hpp's rule.
 std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, const Extents& extent) {
   std::vector<Step> steps;
   // Labels only one term has and the output lacks are summed away before its first product.
@@ -88,7 +89,8 @@ std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, 
           best_result = std::move(result);
         }
       }
-    steps.push_back(Step{best_a, best_b, best_result});
+    const Route route = choose_route(contraction_sizes(terms[best_a], terms[best_b], best_result, extent));
+    steps.push_back(Step{best_a, best_b, best_result, route});
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(best_b));
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(best_a));
     terms.push_back(std::move(best_result));
@@ -196,7 +198,7 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
     for (int label : step.result) shape.push_back(plan->extent[static_cast<std::size_t>(label)]);
     std::int64_t count = 1;
     for (std::int64_t length : shape)
-      if (__builtin_mul_overflow(count, length, &count))
+      if (checked_mul(count, length, count))
         context.fail("An intermediate product of shape " + format_shape(shape) + " has more elements than int64 can count");
   }
   return plan;

@@ -12,16 +12,18 @@
 #include "../operation_context.hpp"
 #include "einops/pattern.hpp"
 #include "einops/tensor.hpp"
+#include "route.hpp"
 #include "term.hpp"
 
 namespace einops::detail::einsum {
 
 /// One pairwise contraction: terms `first` and `second` of the working list are removed and
-/// their product over the labels `result` is appended.
+/// their product over the labels `result` is appended, computed by the kernel `route` names.
 struct Step {
   std::size_t first = 0;
   std::size_t second = 0;
   Labels result;
+  Route route = Route::matrix_product;
 };
 
 struct EinsumPlan {

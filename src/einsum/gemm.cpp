@@ -3,9 +3,9 @@
 //
 // Assumptions: extents are positive; strides are any (negative and zero included) for A and B;
 // C does not overlap A or B. Each output element is accumulated over k in one fixed order.
-// Accumulators: floats in their own type (as BLAS does); integers in 32- or 64-bit unsigned
-// arithmetic, whose wrap-around gives numpy's results without signed-overflow UB; bool as a
-// count of true products (numpy's logical or of ands).
+// Accumulators (accumulator.hpp): floats in their own type (as BLAS does); integers in 32- or
+// 64-bit unsigned arithmetic, whose wrap-around gives numpy's results without signed-overflow UB;
+// bool as a count of true products (numpy's logical or of ands).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -13,25 +13,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "../kernels/parallel.hpp"
+#include "accumulator.hpp"
 #include "gemm.hpp"
 
 namespace einops::detail::einsum {
 namespace {
-
-template <class T>
-using Accumulator =
-    std::conditional_t<std::is_floating_point_v<T>, T,
-                       std::conditional_t<(sizeof(T) <= 4 && !std::is_same_v<T, bool>), std::uint32_t, std::uint64_t>>;
-
-template <class T>
-T finish(Accumulator<T> sum) {
-  if constexpr (std::is_same_v<T, bool>)
-    return sum != 0;
-  else
-    return static_cast<T>(sum);  // modular for integers (C++20)
-}
 
 /// Rows of C computed together: each row of B is loaded once per block.
 constexpr std::int64_t kRowBlock = 4;
@@ -120,7 +109,7 @@ void loops(const BatchedGemm& problem, std::int64_t work) {
   const std::int64_t batch = problem.batch_count();
   const std::int64_t chunk = std::max<std::int64_t>(1, kChunkWork / std::max<std::int64_t>(work, 1));
   std::int64_t total = 0;
-  const bool threads = batch > chunk && (__builtin_mul_overflow(work, batch, &total) || total >= kParallelMinWork);
+  const bool threads = batch > chunk && (checked_mul(work, batch, total) || total >= kParallelMinWork);
   parallel_for(batch, chunk, threads, [&](std::int64_t begin, std::int64_t end) {
     std::vector<Accumulator<T>> rows(static_cast<std::size_t>(kRowBlock * problem.n));
     for_each_batch(problem, begin, end, [&](std::int64_t a_offset, std::int64_t b_offset, std::int64_t c_offset) {
@@ -133,7 +122,7 @@ void loops(const BatchedGemm& problem, std::int64_t work) {
 
 void batched_gemm(DType type, const BatchedGemm& problem) {
   std::int64_t work = 0;  // multiply-adds per product, saturated
-  if (__builtin_mul_overflow(problem.m, problem.n, &work) || __builtin_mul_overflow(work, problem.k, &work))
+  if (checked_mul(problem.m, problem.n, work) || checked_mul(work, problem.k, work))
     work = std::numeric_limits<std::int64_t>::max() / 2;
   if (work >= kBlasMinWork && blas_batched_gemm(type, problem)) return;
   switch (type) {

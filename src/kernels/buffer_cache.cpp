@@ -1,7 +1,7 @@
 // The reuse cache for large result buffers: size classes of four per power of two (at most 25%
-// slack), exact-class reuse, most recently freed first, bounded in bytes. Large buffers are
-// mapped 2 MiB aligned and marked for transparent huge pages, so that transposes over them need
-// few TLB entries.
+// slack), exact-class reuse, most recently freed first, bounded in bytes. Large buffers come from
+// allocate_pages (platform.hpp): 2 MiB aligned and marked for transparent huge pages, so that
+// transposes over them need few TLB entries.
 #include "buffer_cache.hpp"
 
 #include <atomic>
@@ -15,50 +15,17 @@
 #include <vector>
 
 #include "einops/memory.hpp"
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "platform.hpp"
 
 namespace einops {
 namespace detail {
 namespace {
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 /// Rounds up to the size class: four classes per power of two, whole pages.
 std::size_t size_class(std::size_t bytes) {
   const int top = static_cast<int>(std::bit_width(bytes)) - 1;
   const std::size_t step = std::max<std::size_t>(std::size_t{1} << std::max(top - 2, 0), 4096);
   return (bytes + step - 1) / step * step;
-}
-
-void* map_buffer(std::size_t bytes) {
-#if defined(__linux__)
-  // Over-map by one huge page and trim, for a 2 MiB aligned start.
-  const std::size_t span = bytes + kHugePage;
-  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
-  if (aligned > start) munmap(raw, aligned - start);
-  const std::uintptr_t end = start + span, used_end = aligned + bytes;
-  if (end > used_end) munmap(reinterpret_cast<void*>(used_end), end - used_end);
-  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-  return reinterpret_cast<void*>(aligned);
-#else
-  void* p = ::operator new(bytes, std::align_val_t{kHugePage});
-  return p;
-#endif
-}
-
-void unmap_buffer(void* p, std::size_t bytes) {
-#if defined(__linux__)
-  munmap(p, bytes);
-#else
-  ::operator delete(p, std::align_val_t{kHugePage});
-  (void)bytes;
-#endif
 }
 
 class BufferCache {
@@ -83,7 +50,7 @@ class BufferCache {
         return;
       }
     }
-    unmap_buffer(p, bytes);
+    free_pages(p, bytes);
   }
   void clear() { trim_to(0); }
   void trim_to(std::size_t bytes) {
@@ -97,7 +64,7 @@ class BufferCache {
           held_ -= it->first;
         }
     }
-    for (auto [p, size] : released) unmap_buffer(p, size);
+    for (auto [p, size] : released) free_pages(p, size);
   }
   void set_enabled(bool enabled) {
     {
@@ -150,14 +117,8 @@ std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed) {
   }
   const std::size_t size = size_class(bytes);
   void* p = cache().take(size);
-  if (p == nullptr) {
-    p = map_buffer(size);
-#if !defined(__linux__)
-    if (zeroed) std::memset(p, 0, bytes);
-#endif  // fresh anonymous mappings read as zero
-  } else if (zeroed) {
-    std::memset(p, 0, bytes);
-  }
+  if (p == nullptr) p = allocate_pages(size, zeroed);
+  else if (zeroed) std::memset(p, 0, bytes);
   return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "copy_schedule.hpp"
+#include "einops/detail/platform.hpp"
 #include "parallel.hpp"
 #include "prefetch.hpp"
 
@@ -364,17 +365,6 @@ HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, s
   }
 }
 
-/// Returns `p`, which the compiler can then no longer derive from other values: it keeps the
-/// running pointer in a register instead of precomputing every row's address outside the loops
-/// and spilling them (as GCC 12 did, reloading each address from the stack before its load).
-template <class T>
-HWY_INLINE T* KeepInRegister(T* p) {
-#if defined(__GNUC__) || defined(__clang__)
-  asm("" : "+r"(p));
-#endif
-  return p;
-}
-
 /// One band's L x L tile for LineTransposeImpl: row i of the band at rows + i * step, its column
 /// j written at out + j * col_out. A vector stacks 16-byte blocks of kGroups groups of R rows
 /// (LoadStackedBlocks), so after the interleave stages, which work per block, vector f holds
@@ -403,8 +393,10 @@ HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, W
       HWY_UNROLL(16)
       for (std::size_t i = 0; i < R; ++i) {
         v[part][i] = LoadStackedBlocks(d, group_rows, 0);
+        // Opaque running pointers stay in registers: derived from `rows`, GCC 12 precomputed every
+        // row's address outside the loops, spilled them and reloaded each before its load.
         for (std::size_t k = 0; k < kGroups; ++k)
-          group_rows[k] = kStep != 0 ? group_rows[k] + kStep : KeepInRegister(group_rows[k] + step);
+          group_rows[k] = kStep != 0 ? group_rows[k] + kStep : einops::detail::opaque_pointer(group_rows[k] + step);
       }
       TransposeStages<Word>(v[part]);
     }

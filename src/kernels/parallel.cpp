@@ -6,36 +6,49 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "einops/detail/platform.hpp"
 #include "einops/threads.hpp"
-
-#include <chrono>
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include "platform.hpp"
+#include "thread_settings.hpp"
 
 namespace einops {
 namespace detail {
 namespace {
 
-constexpr int kMaxThreads = 256;
-
-std::atomic<int> requested_threads{0};  // 0: the hardware's count
+std::atomic<int> requested_threads{0};  // 0: the default
 thread_local bool inside_pool_worker = false;
 
-int hardware_threads() {
-  // Read once: glibc answers hardware_concurrency() by reading /sys on every call.
+/// EINOPS_NUM_THREADS, else the CPUs available (threads.hpp). Computed once: the CPU count reads
+/// /proc and /sys.
+int default_threads() {
   static const int count = [] {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
+    if (const auto text = environment_variable(kNumThreadsVariable))
+      if (const std::optional<int> n = thread_count_setting(*text)) return *n;
+    return std::clamp(available_cpus(), 1, kMaxThreads);
   }();
   return count;
 }
+
+/// EINOPS_SPIN_WAIT_US, else kDefaultSpinWait, computed once.
+std::chrono::microseconds default_spin_wait() {
+  static const std::chrono::microseconds wait = [] {
+    if (const auto text = environment_variable(kSpinWaitVariable))
+      if (const auto us = spin_wait_setting(*text)) return *us;
+    return kDefaultSpinWait;
+  }();
+  return wait;
+}
+
+constexpr std::int64_t kSpinWaitUnset = -1;
+std::atomic<std::int64_t> spin_wait_us{kSpinWaitUnset};  // microseconds; kSpinWaitUnset: the default
 
 /// One parallel_for call. The chunks are dealt out in contiguous blocks, one per seat (the caller
 /// and each worker that joins): a seat runs its own block in order, then takes chunks left in the
@@ -139,22 +152,18 @@ class Pool {
     }
   }
 
-  /// Polls for the next job for up to kSpin before sleeping: waking a sleeping worker took about
-  /// as long as a whole 8 MiB copy here (two threads were no faster than one on it), and loops
-  /// call parallel work back to back. OpenMP runtimes spin similarly by default.
+  /// Polls for the next job for up to get_spin_wait() before sleeping (why: einops/threads.hpp).
   void spin_for_next_job(std::uint64_t seen) const {
-    constexpr std::chrono::microseconds kSpin{200};
-    const auto deadline = std::chrono::steady_clock::now() + kSpin;
+    const std::chrono::microseconds spin = get_spin_wait();
+    if (spin.count() == 0) return;
+    const auto deadline = std::chrono::steady_clock::now() + spin;
     while (posted_.load(std::memory_order_acquire) == seen) {
-      for (int i = 0; i < 64; ++i) cpu_relax();
+      for (int i = 0; i < kRelaxesPerClockRead; ++i) cpu_relax();
       if (std::chrono::steady_clock::now() >= deadline) return;
     }
   }
-  static void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#endif
-  }
+  /// Spin-wait hints between two reads of the clock, which costs more than a hint.
+  static constexpr int kRelaxesPerClockRead = 64;
 
   std::atomic<std::uint64_t> posted_{0};  // generation_, readable without the lock
   std::mutex mutex_;
@@ -195,12 +204,21 @@ void parallel_for(std::int64_t count, std::int64_t chunk, bool use_threads, Chun
 }  // namespace detail
 
 void set_num_threads(int n) {
-  detail::requested_threads.store(n <= 0 ? 0 : std::min(n, detail::kMaxThreads), std::memory_order_relaxed);
+  detail::requested_threads.store(n <= 0 ? 0 : std::min(n, kMaxThreads), std::memory_order_relaxed);
 }
 
 int get_num_threads() {
   const int n = detail::requested_threads.load(std::memory_order_relaxed);
-  return n > 0 ? n : detail::hardware_threads();
+  return n > 0 ? n : detail::default_threads();
+}
+
+void set_spin_wait(std::chrono::microseconds wait) {
+  detail::spin_wait_us.store(detail::clamp_spin_wait(wait).count(), std::memory_order_relaxed);
+}
+
+std::chrono::microseconds get_spin_wait() {
+  const std::int64_t us = detail::spin_wait_us.load(std::memory_order_relaxed);
+  return us == detail::kSpinWaitUnset ? detail::default_spin_wait() : std::chrono::microseconds{us};
 }
 
 }  // namespace einops

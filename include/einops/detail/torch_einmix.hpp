@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/pattern.hpp"
 #include "einops/plan.hpp"
@@ -150,7 +151,7 @@ inline EinMixStructure einmix_structure(std::string_view pattern, std::string_vi
   for (const std::string& name : weight_ids) {
     const std::int64_t length = *length_of(name);
     s.weight_shape.push_back(length);
-    if (!contains(right_ids, name) && __builtin_mul_overflow(s.fan_in, length, &s.fan_in))
+    if (!contains(right_ids, name) && checked_mul(s.fan_in, length, s.fan_in))
       fail(pattern, weight_shape, bias_shape, "The weight's fan-in overflows int64");
   }
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "einops/detail/platform.hpp"
+
 namespace einops::detail {
 
 /// Most dimensions a walk (and a plan's elementary axes) may have. docs/grammar.md documents it.
@@ -94,7 +96,7 @@ struct Walk {
   /// outer == inner * extent, false when the product overflows (no real walk has such strides).
   static bool continues(std::int64_t outer, std::int64_t inner, std::int64_t extent) {
     std::int64_t product = 0;
-    return !__builtin_mul_overflow(inner, extent, &product) && outer == product;
+    return !checked_mul(inner, extent, product) && outer == product;
   }
 };
 

@@ -1,0 +1,33 @@
+#include "route.hpp"
+
+namespace einops::detail::einsum {
+
+ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Labels& result, const Extents& extent) {
+  ContractionSizes sizes;
+  const auto length = [&](int label) { return static_cast<double>(extent[static_cast<std::size_t>(label)]); };
+  for (int label : a) {
+    const bool in_b = contains(b, label), in_result = contains(result, label);
+    if (in_b && in_result) sizes.batch *= length(label);
+    else if (in_b) sizes.k *= length(label);
+    else if (in_result) {
+      sizes.m *= length(label);
+      sizes.m_free = true;
+    }
+  }
+  for (int label : b)
+    if (!contains(a, label) && contains(result, label)) {
+      sizes.n *= length(label);
+      sizes.n_free = true;
+    }
+  return sizes;
+}
+
+Route choose_route(const ContractionSizes& sizes) {
+  if (!sizes.m_free || !sizes.n_free) return Route::streaming;
+  if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
+  return Route::matrix_product;
+}
+
+const char* route_name(Route route) { return route == Route::streaming ? "streaming" : "matrix product"; }
+
+}  // namespace einops::detail::einsum

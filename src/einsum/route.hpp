@@ -1,0 +1,48 @@
+// Which kernel runs one pairwise contraction, decided when the plan is made (from labels and
+// lengths alone, so that a cached plan keeps its choice):
+//   matrix_product: a batched matrix product (gemm.hpp: BLAS for float32/float64), for products
+//                   with a free axis on each side, where every element read is used many times;
+//   streaming:      stream.hpp, which reads both operands once, multiplies and reduces in
+//                   registers: dot products along a shared axis, elementwise products, products
+//                   summed over batch axes, matrix-vector products.
+#pragma once
+
+#include <cstdint>
+
+#include "term.hpp"
+
+namespace einops::detail::einsum {
+
+enum class Route : std::uint8_t { matrix_product, streaming };
+
+/// The four groups of a contraction of terms with labels `a` and `b` into `result`, each as the
+/// product of its labels' lengths: batch (a, b and result), m (a and result), n (b and result),
+/// k (a and b, summed). Labels that only one side has and the result lacks are not counted (they
+/// are summed away before the product).
+struct ContractionSizes {
+  double batch = 1, m = 1, n = 1, k = 1;
+  bool m_free = false, n_free = false;  // whether a has an m label, b an n label
+};
+
+ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Labels& result, const Extents& extent);
+
+/// A product with free axes on both sides streams when each output element's dot product is long
+/// (k at least this many elements) ...
+inline constexpr double kStreamMinDepth = 64;
+/// ... and the free axes are so short that a matrix product would reuse each element it reads
+/// less than this many times more than streaming does: streaming computes m·n dot products of
+/// length k from (m + n)·k elements read, and stays at memory bandwidth while the multiply-adds
+/// per element, m·n / (m + n), stay within what the SIMD units do per element loaded (at most
+/// kStreamMaxReuse; m = n = 4 gives 2).
+inline constexpr double kStreamMaxReuse = 2;
+
+/// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
+/// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n), otherwise
+/// matrix_product.
+Route choose_route(const ContractionSizes& sizes);
+
+/// "matrix product" or "streaming", for messages. (`einops explain` does not cover einsum; an
+/// explanation of an einsum plan would print each step's route with this name.)
+const char* route_name(Route route);
+
+}  // namespace einops::detail::einsum

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "einops/axis_name.hpp"
+
 namespace einops {
 
 /// Most elementary axes one side of a pattern may name (the ellipsis counts as one). Keeps every
@@ -75,7 +77,7 @@ enum class AxisKind : std::uint8_t { named, anonymous, ellipsis };
 /// One elementary axis as written: a name, an anonymous length such as `3`, or `...`.
 struct Axis {
   AxisKind kind = AxisKind::named;
-  std::string name;         // the identifier; the digits of an anonymous axis; "..." for ellipsis
+  AxisName name;            // the identifier; the digits of an anonymous axis; "..." for ellipsis
   std::int64_t length = 0;  // anonymous axes only
   std::size_t position = 0;  // byte offset of the token in the whole pattern
   constexpr bool operator==(const Axis&) const = default;
@@ -312,7 +314,7 @@ struct ExpressionBuilder {
     if (token == "...") {
       expression.has_ellipsis = true;
       expression.ellipsis_parenthesized = open_group != nullptr;
-      append(Axis{AxisKind::ellipsis, "...", 0, position});
+      append(Axis{AxisKind::ellipsis, AxisName("..."), 0, position});
       return {};
     }
     if (is_number(token)) {
@@ -338,7 +340,7 @@ struct ExpressionBuilder {
         return {};
       }
       expression.has_non_unitary_anonymous = true;
-      append(Axis{AxisKind::anonymous, std::string(token), value, position});
+      append(Axis{AxisKind::anonymous, AxisName(token), value, position});
       return {};
     }
     if (!(options.allow_underscore && token == "_") && !options.allow_duplicates && seen_name(token))
@@ -349,7 +351,7 @@ struct ExpressionBuilder {
       return make_error(underscore ? PatternErrorKind::underscore_edges : PatternErrorKind::invalid_identifier,
                         problem, position, token.size());
     }
-    append(Axis{AxisKind::named, std::string(token), 0, position});
+    append(Axis{AxisKind::named, AxisName(token), 0, position});
     return {};
   }
 };
@@ -554,7 +556,7 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
       return result;
     }
     (i < star ? result.value.before : result.value.after)
-        .push_back(Axis{AxisKind::named, std::string(name), 0, tokens[i].begin});
+        .push_back(Axis{AxisKind::named, AxisName(name), 0, tokens[i].begin});
   }
   result.value.star_position = tokens[star].begin;
   return result;

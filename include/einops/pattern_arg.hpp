@@ -106,9 +106,13 @@ constexpr void report_pattern_error(PatternErrorKind kind, std::index_sequence<I
         : void()),
    ...);
 }
-constexpr void report_pattern_error(PatternErrorKind kind) {
+/// One more frame whose argument is the reason: Clang's diagnostics abbreviate a long string
+/// template argument (invalid_pattern's) but print a call's string argument whole, in the note
+/// "in call to 'pattern_is_invalid(..., &"reason"[0])'".
+constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const char* reason) {
   report_pattern_error(kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
 }
+constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(kind, reason_text(kind)); }
 
 template <class Fact>
 struct fact_traits {

@@ -59,17 +59,21 @@ HWY_INLINE hn::Vec<DU> Bfloat16Bits(DU du, hn::Vec<DU> x) {
   return hn::IfThenElse(is_nan, hn::Or(hn::ShiftRight<16>(x), hn::Set(du, 0x40u)), rounded);
 }
 
-template <class T, class Acc>
+// kDivide is a template parameter, not a select inside the loop: a compiler may turn
+// `divide ? v / d : v` into `v / (divide ? d : 1)`, which quiets a signalling NaN that the scalar
+// finish passes through unchanged.
+template <class T, class Acc, bool kDivide>
 void FinishTyped(const FloatFinishCall& call) {
   const Acc* acc = static_cast<const Acc*>(call.accumulators);
   T* out = static_cast<T*>(call.out);
   const hn::ScalableTag<Acc> da;
   const auto N = static_cast<std::int64_t>(hn::Lanes(da));
   const auto divisor = hn::Set(da, static_cast<Acc>(call.divisor));
-  const auto value = [&](std::int64_t i) {
-    const auto v = hn::LoadU(da, acc + i);
-    return call.divide ? hn::Div(v, divisor) : v;
+  const auto value_of = [&](hn::Vec<decltype(da)> v) {
+    if constexpr (kDivide) return hn::Div(v, divisor);
+    else return v;
   };
+  const auto value = [&](std::int64_t i) { return value_of(hn::LoadU(da, acc + i)); };
   // The outputs of one vector: N of them, or the last `count` < N through a buffer.
   const auto store = [&](std::int64_t i, hn::Vec<decltype(da)> v, std::int64_t count) {
     if constexpr (std::is_same_v<T, Acc>) {
@@ -95,9 +99,7 @@ void FinishTyped(const FloatFinishCall& call) {
     if (i < call.count) {  // the tail, read through a zero-padded buffer (never past the end)
       HWY_ALIGN Acc rest[hn::MaxLanes(da)] = {};
       std::memcpy(rest, acc + i, static_cast<std::size_t>(call.count - i) * sizeof(Acc));
-      auto v = hn::Load(da, rest);
-      if (call.divide) v = hn::Div(v, divisor);
-      store(i, v, call.count - i);
+      store(i, value_of(hn::Load(da, rest)), call.count - i);
     }
   }
 }
@@ -105,7 +107,8 @@ void FinishTyped(const FloatFinishCall& call) {
 void FinishFloat(const FloatFinishCall& call) {
   visit_floating_dtype(call.type, [&](auto tag) {
     using T = decltype(tag);
-    FinishTyped<T, FloatCompute<T>>(call);
+    if (call.divide) FinishTyped<T, FloatCompute<T>, true>(call);
+    else FinishTyped<T, FloatCompute<T>, false>(call);
   });
 }
 

@@ -56,19 +56,19 @@ class CompactPattern {
       const std::string_view piece = text.substr(token.offset, token.length);
       switch (kind) {
         case Kind::named:
-          group->axes.push_back(Axis{AxisKind::named, std::string(piece), 0, token.offset});
+          group->axes.push_back(Axis{AxisKind::named, AxisName(piece), 0, token.offset});
           break;
         case Kind::anonymous: {
           std::int64_t value = 0;
           for (char c : piece) value = value * 10 + (c - '0');
           side->has_non_unitary_anonymous = true;
-          group->axes.push_back(Axis{AxisKind::anonymous, std::string(piece), value, token.offset});
+          group->axes.push_back(Axis{AxisKind::anonymous, AxisName(piece), value, token.offset});
           break;
         }
         case Kind::ellipsis:
           side->has_ellipsis = true;
           side->ellipsis_parenthesized = group->parenthesized;
-          group->axes.push_back(Axis{AxisKind::ellipsis, "...", 0, token.offset});
+          group->axes.push_back(Axis{AxisKind::ellipsis, AxisName("..."), 0, token.offset});
           break;
         default:
           break;

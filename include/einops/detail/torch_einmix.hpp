@@ -69,7 +69,10 @@ inline std::string set_text(const std::vector<std::string>& names) {
 inline std::string flat_names(const Expression& expression) {
   std::string text;
   for (const Group& group : expression.groups)
-    for (const Axis& axis : group.axes) text += (text.empty() ? "" : " ") + (axis.kind == AxisKind::ellipsis ? std::string("...") : axis.name);
+    for (const Axis& axis : group.axes) {
+      if (!text.empty()) text += ' ';
+      text += axis.name.view();  // "..." for the ellipsis
+    }
   return text;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "einops/detail/kernels.hpp"
 #include "einops/detail/platform.hpp"
 
 namespace einops::tool {
@@ -117,16 +118,13 @@ std::string walk_text(const detail::Walk& walk) {
   return table.text();
 }
 
-std::string kernel_text(const Plan& plan, const detail::Walk& walk) {
+/// The kernel the walk runs, as the kernels' schedules name it.
+std::string kernel_text(const Plan& plan, const detail::Walk& walk, DType dtype) {
   if (walk.output_count() == 0) return "nothing to do: the output is empty";
   if (plan.reduction && !plan.reduced_axes.empty())
-    return std::string(reduction_name(*plan.reduction)) + " over the reduced loops for each output element";
-  bool broadcast = false;
-  for (int d = 0; d < walk.rank; ++d) broadcast = broadcast || walk.in_stride[d] == 0;
-  if (broadcast) return "broadcast copy (input stride 0 repeats the input)";
-  if (walk.rank <= 1 && (walk.rank == 0 || (walk.in_stride[0] == 1 && walk.out_stride[0] == 1)))
-    return "one contiguous copy";
-  return "permuted copy";
+    return std::string(reduction_name(*plan.reduction)) + " over the reduced loops for each output element; " +
+           detail::describe_reduce(dtype, *plan.reduction, walk);
+  return detail::describe_copy(walk, dtype_size(dtype));
 }
 
 /// count * size(dtype) (+ count2 * size(dtype2)) in decimal, or "more than 2^64" past uint64.
@@ -192,7 +190,7 @@ std::string explain(const ExplainRequest& request) {
   } else {
     const detail::Walk walk = detail::make_walk(plan, input_strides, detail::row_major_strides(plan.output_shape));
     out += "\n5. Walk (adjacent axes merged; C-order input and output; strides in elements)\n" + walk_text(walk);
-    out += "   kernel: " + kernel_text(plan, walk) + "\n";
+    out += "   kernel: " + kernel_text(plan, walk, request.dtype) + "\n";
   }
   out += "\n6. Output: shape " + detail::format_shape(plan.output_shape) + ", " + std::string(dtype_name(out_dtype)) +
          "\n";

@@ -66,4 +66,8 @@ void copy_strided(std::size_t element_size, const void* in, void* out, const Wal
   execute_copy(*schedule, in, out);
 }
 
+std::string describe_copy(const Walk& walk, std::size_t element_size) {
+  return describe_copy_schedule(make_copy_schedule(walk, element_size));
+}
+
 }  // namespace einops::detail

@@ -57,6 +57,60 @@ bool band_rows_share_l1_sets(const CopySchedule& s, std::int64_t element_size) {
   return false;
 }
 
+/// Pixels of a short-axis block: about kShortAxisBlockBytes of output, whole cache lines of each
+/// channel's plane. Blocks only bound the threading chunks: a block is one kernel call that
+/// streams its rows, with no per-block tables.
+constexpr std::int64_t kShortAxisBlockBytes = std::int64_t{64} << 10;
+constexpr std::int64_t kCacheLineBytes = 64;
+
+/// Whether the tiles of `s` (rows and columns found, kernel chosen) move a short axis that the
+/// short-axis kernels take: channels innermost and dense on one side, pixels contiguous on the
+/// other (see TileKernel::split_short_axis and merge_short_axis). Broadcast rows merge too
+/// (`(w 2)` upsampling). A merge of a two-pass length whose channels fill a cache line keeps the
+/// line transposes, which move the same lines in one pass.
+bool short_axis_copy(const CopySchedule& s, bool has_column, std::int64_t element_size) {
+  if (s.unit != 1 || !has_column || s.row_rank == 0) return false;
+  const bool split = short_axis_kernel_takes(s.cols) && s.row_loops[0].in_stride == s.cols;
+  const bool one_pass = s.rows <= kMaxOnePassShortAxis;
+  const bool merge = short_axis_kernel_takes(s.rows) && s.col_out_stride == s.rows &&
+                     (one_pass || s.kernel != TileKernel::transpose || s.rows * element_size < kCacheLineBytes);
+  return split || merge;
+}
+
+/// Recasts `s` (see short_axis_copy) as a short-axis schedule: the pixel loop alone is the long
+/// axis, cut into blocks; every other loop is an outer loop.
+void to_short_axis_schedule(CopySchedule& s, std::int64_t element_size) {
+  const bool split = short_axis_kernel_takes(s.cols) && s.row_loops[0].in_stride == s.cols;
+  const std::int64_t channels = split ? s.cols : s.rows;
+  if (split) {
+    s.kernel = TileKernel::split_short_axis;
+    for (int r = 1; r < s.row_rank; ++r) s.outer[s.outer_rank++] = s.row_loops[r];
+    s.row_rank = 1;
+    s.rows = s.row_loops[0].extent;
+  } else {
+    s.kernel = TileKernel::merge_short_axis;
+  }
+  // Outer loops in the order of the contiguous side: the input for a split, the output for a merge.
+  std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [split](const Loop& a, const Loop& b) {
+    return split ? magnitude(a.in_stride) > magnitude(b.in_stride) : magnitude(a.out_stride) > magnitude(b.out_stride);
+  });
+  const std::int64_t line = 64 / element_size;
+  const std::int64_t pixels = split ? s.rows : s.cols;
+  const std::int64_t block = std::max(line, kShortAxisBlockBytes / element_size / channels / line * line);
+  s.block_rows = split ? std::min(pixels, block) : s.rows;
+  s.block_cols = split ? s.cols : std::min(pixels, block);
+  s.stream = s.total * element_size >= kStreamMinBytes;
+
+  std::int64_t outer_count = 1;
+  for (int i = 0; i < s.outer_rank; ++i) outer_count *= s.outer[i].extent;
+  s.row_blocks = (s.rows + s.block_rows - 1) / s.block_rows;
+  s.col_blocks = (s.cols + s.block_cols - 1) / s.block_cols;
+  s.items = outer_count * s.row_blocks * s.col_blocks;
+  const std::int64_t item_bytes = s.block_rows * s.block_cols * element_size;
+  const std::int64_t chunk_bytes = std::clamp(s.total * element_size / kChunksPerCopy, kMinChunkBytes, kMaxChunkBytes);
+  s.chunk_items = std::max<std::int64_t>(1, chunk_bytes / item_bytes);
+}
+
 }  // namespace
 
 CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
@@ -110,19 +164,18 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   const std::int64_t register_rows = 16 / es;  // R of the R x R register transpose
   bool all_rows_broadcast = s.row_rank > 0;
   for (int r = 0; r < s.row_rank; ++r) all_rows_broadcast = all_rows_broadcast && s.row_loops[r].in_stride == 0;
-  const bool rows_dense_in_input = s.row_rank > 0 && s.row_loops[0].in_stride == s.cols;
 
   if (s.unit > 1) {
     s.kernel = TileKernel::units;
-  } else if (s.row_rank > 0 && col >= 0 && s.rows >= 2 && s.rows <= 4 && s.col_out_stride == s.rows) {
-    s.kernel = TileKernel::interleave;  // also for broadcast rows: (w 2) upsampling
   } else if (all_rows_broadcast) {
     s.kernel = TileKernel::fill;
-  } else if (s.row_rank > 0 && col >= 0) {
-    if (s.cols >= 2 && s.cols <= 4 && rows_dense_in_input)
-      s.kernel = TileKernel::deinterleave;
-    else if (s.rows >= register_rows && s.cols >= register_rows)
-      s.kernel = TileKernel::transpose;
+  } else if (s.row_rank > 0 && col >= 0 && s.rows >= register_rows && s.cols >= register_rows) {
+    s.kernel = TileKernel::transpose;
+  }
+
+  if (short_axis_copy(s, col >= 0, es)) {
+    to_short_axis_schedule(s, es);
+    return s;
   }
 
   // Outer loops by decreasing input stride, so that the next block continues the rows this one
@@ -212,6 +265,35 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   const std::int64_t chunk_bytes = std::clamp(s.total * es / kChunksPerCopy, kMinChunkBytes, kMaxChunkBytes);
   s.chunk_items = std::max<std::int64_t>(1, chunk_bytes / item_bytes);
   return s;
+}
+
+std::string describe_copy_schedule(const CopySchedule& s) {
+  const auto count = [](std::int64_t n) { return std::to_string(n); };
+  const auto es = static_cast<std::int64_t>(s.element_size);
+  std::string text;
+  switch (s.kernel) {
+    case TileKernel::scalar:
+      text = s.total <= 1 ? "single element" : "element by element";
+      break;
+    case TileKernel::units:
+      text = s.rows * s.cols == 1 && s.outer_rank == 0 ? "contiguous copy"
+                                                        : "contiguous runs of " + count(s.unit) + " elements";
+      break;
+    case TileKernel::transpose:
+      text = "register transposes of " + count(64 / es) + "x" + count(64 / es) + " tiles";
+      break;
+    case TileKernel::fill:
+      text = "broadcast fill of output rows";
+      break;
+    case TileKernel::split_short_axis:
+      text = "deinterleave " + count(s.cols) + " channels of whole rows (full vectors)";
+      break;
+    case TileKernel::merge_short_axis:
+      text = "interleave " + count(s.rows) + " rows into channels (full vectors)";
+      break;
+  }
+  if (s.stream) text += ", non-temporal stores";
+  return text;
 }
 
 }  // namespace einops::detail

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "einops/detail/walk.hpp"
 
@@ -26,10 +27,27 @@ enum class TileKernel : std::uint8_t {
   scalar,        // any tile, element by element (edges, odd strides)
   units,         // contiguous runs of `unit` elements
   transpose,     // R x R register transposes, R = 16 bytes / element size
-  interleave,    // 2-4 rows written interleaved (rows * element size < 16 bytes, dense output)
-  deinterleave,  // 2-4 columns read interleaved (dense input rows)
   fill,          // every row reads the same element: a broadcast along the output
+  // Short axes (lengths short_axis_kernel_takes), streamed as whole rows of the long pixel axis
+  // (short_axis_simd.cpp); their schedules run no tiles, see execute_short_axis_copy.
+  split_short_axis,  // cols = the channels, innermost in the input; rows = one loop of pixels
+                     // with input stride cols and output stride 1 (channels-last -> planes)
+  merge_short_axis,  // rows = the channels, innermost in the output (col_out_stride == rows);
+                     // cols = the pixels, contiguous in the input (planes -> channels-last)
 };
+
+/// Longest short axis the short-axis kernels take, and the capacity of their channel tables.
+inline constexpr std::int64_t kMaxShortAxis = 16;
+/// Longest short axis they move in one pass of interleaved loads or stores.
+inline constexpr std::int64_t kMaxOnePassShortAxis = 4;
+
+/// The lengths of the short-axis kernels: 2, 3 and 4 in one pass of interleaved loads or stores,
+/// and their products up to kMaxShortAxis in two passes through an L1 buffer. Other lengths keep
+/// the tile kernels (register transposes where the axis holds a register's width).
+constexpr bool short_axis_kernel_takes(std::int64_t length) {
+  return length == 2 || length == 3 || length == 4 || length == 6 || length == 8 || length == 9 || length == 12 ||
+         length == 16;
+}
 
 /// Rows handed to a tile kernel at a time (their input offsets are tabulated per block).
 inline constexpr std::int64_t kMaxBlockRows = 256;
@@ -99,5 +117,10 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size);
 
 /// Runs it (SIMD kernels chosen at run time for this CPU; threads above a size threshold).
 void execute_copy(const CopySchedule& schedule, const void* in, void* out);
+/// The same for the short-axis kernels (short_axis_simd.cpp); execute_copy calls it for them.
+void execute_short_axis_copy(const CopySchedule& schedule, const void* in, void* out);
+
+/// The kernel a schedule runs, in a few words (for `einops explain`).
+std::string describe_copy_schedule(const CopySchedule& schedule);
 
 }  // namespace einops::detail

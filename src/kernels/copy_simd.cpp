@@ -1,9 +1,9 @@
 // Executes a CopySchedule: tile kernels compiled once per instruction set (Highway), chosen at
-// run time for this CPU, once per call.
+// run time for this CPU, once per call. Short-axis schedules go to short_axis_simd.cpp.
 // Assumptions: strides in elements; elements move as opaque unsigned words of 1, 2, 4 or 8 bytes;
 // register transposes work on 128-bit blocks (R x R, R = 16 / element size) on every target;
 // where vectors are 512 bits, four blocks to a vector make whole output lines (see
-// LineTransposeImpl); the interleaving kernels use full-width vectors; non-temporal stores need
+// LineTransposeImpl); non-temporal stores need
 // aligned addresses and are used only where every address of the tile is aligned.
 #include <algorithm>
 #include <cstdint>
@@ -132,12 +132,38 @@ HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, 
   for (; i < count; ++i) out[i] = value;
 }
 
+/// Copies `bytes` (1 to kSmallRunBytes) as two fixed-size moves that overlap where needed: a
+/// short run costs a few instructions instead of a call to memcpy with a variable size.
+constexpr std::int64_t kSmallRunBytes = 64;
+
+template <std::size_t kHalf>
+HWY_INLINE void CopyOverlapping(const unsigned char* HWY_RESTRICT in, unsigned char* HWY_RESTRICT out, std::size_t bytes) {
+  unsigned char head[kHalf], tail[kHalf];
+  std::memcpy(head, in, kHalf);
+  std::memcpy(tail, in + bytes - kHalf, kHalf);
+  std::memcpy(out, head, kHalf);
+  std::memcpy(out + bytes - kHalf, tail, kHalf);
+}
+
+HWY_INLINE void CopySmallRun(const void* HWY_RESTRICT from, void* HWY_RESTRICT to, std::size_t bytes) {
+  const auto* in = static_cast<const unsigned char*>(from);
+  auto* out = static_cast<unsigned char*>(to);
+  if (bytes >= 32) return CopyOverlapping<32>(in, out, bytes);
+  if (bytes >= 16) return CopyOverlapping<16>(in, out, bytes);
+  if (bytes >= 8) return CopyOverlapping<8>(in, out, bytes);
+  if (bytes >= 4) return CopyOverlapping<4>(in, out, bytes);
+  if (bytes >= 2) return CopyOverlapping<2>(in, out, bytes);
+  out[0] = in[0];
+}
+
 /// Runs of `unit` words, columns outermost; each run prefetches the run at the same place in the
 /// next batch entry or block (two threads copied `a b c -> b a c` [256,1024,64] 1.5x faster).
 template <class Word>
 void UnitsTile(const Tile<Word>& t) {
   constexpr std::int64_t kLine = 64 / sizeof(Word);
   const std::int64_t unit_lines = (t.unit + kLine - 1) / kLine;
+  const auto unit_bytes = static_cast<std::size_t>(t.unit) * sizeof(Word);
+  const bool small = unit_bytes <= static_cast<std::size_t>(kSmallRunBytes);
   for (std::int64_t b = 0; b < t.batch; ++b) {
     const Word* in = t.in + b * t.batch_in;
     Word* out = t.out + b * t.batch_out;
@@ -147,7 +173,10 @@ void UnitsTile(const Tile<Word>& t) {
         if (c < next.cols && r < next.rows)
           for (std::int64_t line = 0; line < unit_lines; ++line)
             hwy::Prefetch(next.in + next.row_in[r] + c * t.col_in + line * kLine);
-        CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
+        if (small)
+          CopySmallRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, unit_bytes);
+        else
+          CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
       }
   }
 }
@@ -536,110 +565,6 @@ void TransposeTile(const Tile<Word>& t) {
 }
 #endif  // HWY_TARGET == HWY_SCALAR
 
-// ---- 2 to 4 rows or columns: Highway's interleaved loads and stores -----------------------------
-
-/// Stores K vectors of `d` interleaved at `out`: straight there, or with streaming stores through
-/// an L1 buffer (Highway's interleaved stores have no streaming form); `out` is vector-aligned.
-template <int K, bool kStream, class D, class V = hn::Vec<D>>
-HWY_INLINE void StoreInterleaved(D d, V v0, V v1, V v2, V v3, hn::TFromD<D>* HWY_RESTRICT out) {
-  HWY_ALIGN hn::TFromD<D> buffer[kStream ? 4 * hn::MaxLanes(d) : 1];
-  hn::TFromD<D>* target = kStream ? buffer : out;
-  if constexpr (K == 2)
-    hn::StoreInterleaved2(v0, v1, d, target);
-  else if constexpr (K == 3)
-    hn::StoreInterleaved3(v0, v1, v2, d, target);
-  else
-    hn::StoreInterleaved4(v0, v1, v2, v3, d, target);
-  if constexpr (kStream) {
-    const std::size_t lanes = hn::Lanes(d);
-    for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) hn::Stream(hn::Load(d, buffer + k * lanes), d, out + k * lanes);
-  }
-}
-
-template <class Word, int K, bool kStream, class D>
-void InterleaveTileImpl(const Tile<Word>& t, D d) {
-  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
-  for (std::int64_t b = 0; b < t.batch; ++b) {
-    const Word* in = t.in + b * t.batch_in;
-    Word* out = t.out + b * t.batch_out;
-    const Word* row0 = in + t.row_in[0];
-    const Word* row1 = in + t.row_in[1];
-    const Word* row2 = in + t.row_in[K > 2 ? 2 : 0];
-    const Word* row3 = in + t.row_in[K > 3 ? 3 : 0];
-    std::int64_t c = 0;
-    for (; c + lanes <= t.cols; c += lanes) {
-      const auto v2 = K > 2 ? hn::LoadU(d, row2 + c) : hn::Zero(d);
-      const auto v3 = K > 3 ? hn::LoadU(d, row3 + c) : hn::Zero(d);
-      StoreInterleaved<K, kStream>(d, hn::LoadU(d, row0 + c), hn::LoadU(d, row1 + c), v2, v3, out + c * K);
-    }
-    for (; c < t.cols; ++c)
-      for (std::int64_t r = 0; r < K; ++r) out[c * K + r] = in[t.row_in[r] + c];
-  }
-}
-
-template <class Word, int K, class D>
-void InterleaveTileRows(const Tile<Word>& t, D d) {
-  // Large outputs stream when every vector of interleaved output is aligned (`b (h h2) (w w2) c
-  // -> b h w (c h2 w2)`: each (b, h, w) writes one aligned run).
-  const auto vector_bytes = static_cast<std::int64_t>(hn::Lanes(d) * sizeof(Word));
-  const auto es = static_cast<std::int64_t>(sizeof(Word));
-  if (t.stream && reinterpret_cast<std::uintptr_t>(t.out) % static_cast<std::uintptr_t>(vector_bytes) == 0 &&
-      (t.batch_out * es) % vector_bytes == 0)
-    return InterleaveTileImpl<Word, K, true>(t, d);
-  InterleaveTileImpl<Word, K, false>(t, d);
-}
-
-template <class Word>
-void InterleaveTile(const Tile<Word>& t) {
-  // Short rows (a tiny tensor, a narrow image) interleave in 128-bit vectors: the full-width
-  // shuffles cost more than they move when a row is only a vector or two long.
-  const hn::ScalableTag<Word> full;
-  if (t.cols < 4 * static_cast<std::int64_t>(hn::Lanes(full))) {
-    const hn::CappedTag<Word, 16 / sizeof(Word)> narrow;
-    if (t.rows == 2) return InterleaveTileRows<Word, 2>(t, narrow);
-    if (t.rows == 3) return InterleaveTileRows<Word, 3>(t, narrow);
-    return InterleaveTileRows<Word, 4>(t, narrow);
-  }
-  if (t.rows == 2) return InterleaveTileRows<Word, 2>(t, full);
-  if (t.rows == 3) return InterleaveTileRows<Word, 3>(t, full);
-  return InterleaveTileRows<Word, 4>(t, full);
-}
-
-template <class Word, int J>
-void DeinterleaveTileImpl(const Tile<Word>& t) {
-  const hn::ScalableTag<Word> d;
-  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
-  for (std::int64_t b = 0; b < t.batch; ++b) {
-    const Word* in = t.in + b * t.batch_in + t.row_in[0];
-    Word* out = t.out + b * t.batch_out;
-    std::int64_t r = 0;
-    for (; r + lanes <= t.rows; r += lanes) {
-      hn::Vec<decltype(d)> v0, v1, v2, v3;
-      if constexpr (J == 2) {
-        hn::LoadInterleaved2(d, in + r * J, v0, v1);
-      } else if constexpr (J == 3) {
-        hn::LoadInterleaved3(d, in + r * J, v0, v1, v2);
-      } else {
-        hn::LoadInterleaved4(d, in + r * J, v0, v1, v2, v3);
-      }
-      hn::StoreU(v0, d, out + r);
-      hn::StoreU(v1, d, out + t.col_out + r);
-      if constexpr (J > 2) hn::StoreU(v2, d, out + 2 * t.col_out + r);
-      if constexpr (J > 3) hn::StoreU(v3, d, out + 3 * t.col_out + r);
-    }
-    for (; r < t.rows; ++r)
-      for (std::int64_t c = 0; c < J; ++c) out[c * t.col_out + r] = in[r * J + c];
-  }
-}
-
-template <class Word>
-void DeinterleaveTile(const Tile<Word>& t) {
-  if (t.row_step != t.cols) return ScalarTile(t);  // rows not dense in this block
-  if (t.cols == 2) return DeinterleaveTileImpl<Word, 2>(t);
-  if (t.cols == 3) return DeinterleaveTileImpl<Word, 3>(t);
-  return DeinterleaveTileImpl<Word, 4>(t);
-}
-
 // ---- the executor -------------------------------------------------------------------------------
 
 /// Work items: (outer index, batch block, row block, column block), enumerated in that nesting
@@ -651,9 +576,9 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     case TileKernel::scalar: kernel = &ScalarTile<Word>; break;
     case TileKernel::units: kernel = &UnitsTile<Word>; break;
     case TileKernel::transpose: kernel = &TransposeTile<Word>; break;
-    case TileKernel::interleave: kernel = &InterleaveTile<Word>; break;
-    case TileKernel::deinterleave: kernel = &DeinterleaveTile<Word>; break;
     case TileKernel::fill: kernel = &FillTile<Word>; break;
+    case TileKernel::split_short_axis:
+    case TileKernel::merge_short_axis: return;  // not tiles: execute_copy hands them on
   }
   const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
   const Loop batch_loop = s.batched ? s.outer[s.outer_rank - 1] : Loop{};
@@ -703,8 +628,8 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     // Input offsets of this block's rows. A fill reads one value per column: only its first
     // row's offset is needed (and its rows may be more than the table holds).
     tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
-    std::int64_t row_step = 0;  // the deinterleaving and line-transposing kernels read it
-    if ((s.kernel == TileKernel::deinterleave || s.kernel == TileKernel::transpose) && rows > 1) {
+    std::int64_t row_step = 0;  // the line-transposing kernel reads it
+    if (s.kernel == TileKernel::transpose && rows > 1) {
       row_step = row_in[1] - row_in[0];
       for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
         if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
@@ -767,6 +692,8 @@ HWY_EXPORT(ExecuteCopy);
 
 void execute_copy(const CopySchedule& schedule, const void* in, void* out) {
   if (schedule.total == 0) return;
+  if (schedule.kernel == TileKernel::split_short_axis || schedule.kernel == TileKernel::merge_short_axis)
+    return execute_short_axis_copy(schedule, in, out);
   HWY_DYNAMIC_DISPATCH(ExecuteCopy)(schedule, in, out);
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 
 #include "einops/detail/kernels.hpp"
 #include "einops/threads.hpp"
@@ -31,6 +32,12 @@ constexpr std::int64_t kMinSplitLanes = 256;
 constexpr std::int64_t kOutputBatch = 64;
 /// Elements summed one after another in the scalar path before joining the pairwise cascade.
 constexpr std::int64_t kScalarBlock = 64;
+static_assert(kMaxWindowElements < kScalarBlock, "a window is summed in the scalar path's order");
+/// Window mode: windows along a row that LoadInterleaved2/3/4 split where the group is one
+/// element (NCHW); longer ones take the other modes.
+constexpr std::int64_t kMaxInterleavedWindow = 4;
+/// Window mode: accumulators per kernel call when they are finished apart from the output.
+constexpr std::int64_t kWindowBatch = 2048;
 
 std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
@@ -109,12 +116,16 @@ Acc exact_product(const T* base, const Loop* loops, int rank) {
 }
 
 template <Reduction R, class T>
+void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::Out* out);
+
+template <Reduction R, class T>
 void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   using Op = ReduceOp<R, T>;
   using Acc = typename Op::Acc;
   using Out = typename Op::Out;
   Out* out = static_cast<Out*>(out_raw);
   if (s.outputs == 0) return;
+  if (s.mode == ReduceMode::window) return run_windows<R>(s, in, out);
 
   const bool lanes_loop = s.mode == ReduceMode::outer;
   const int row_loops = lanes_loop ? s.out_rank - 1 : s.out_rank;
@@ -263,6 +274,110 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   }
 }
 
+/// Window mode (reduce_schedule.hpp): a line is `pixels` pixels of `group` contiguous outputs.
+/// Tasks are fixed runs of lines, or fixed pieces of a line when one line is long; the kernel
+/// writes accumulators straight into the output when the finish would leave them as they are,
+/// else into a buffer that is finished line by line. Every output is computed on its own, so
+/// the split never changes a result.
+template <Reduction R, class T>
+void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::Out* out) {
+  using Op = ReduceOp<R, T>;
+  using Acc = typename Op::Acc;
+  constexpr bool kLogical = R == Reduction::any || R == Reduction::all;
+  constexpr bool kFloat = is_floating_element_v<T>;
+  // 16-bit floats round in the finish; a floating product may need its exact path.
+  constexpr bool kStraight = kLogical || !(is_half_v<T> || (kFloat && R == Reduction::prod));
+  const std::int64_t group = s.window_group;
+  const int line_rank = s.out_rank - (group > 1 ? 2 : 1);
+  const Loop pixels_loop = s.out_loops[static_cast<std::size_t>(line_rank)];
+  const std::int64_t pixels = pixels_loop.extent;
+  const std::int64_t lines = s.outputs / (pixels * group);
+  const Loop innermost = line_rank > 0 ? s.out_loops[static_cast<std::size_t>(line_rank - 1)] : Loop{1, 0, 0};
+
+  const std::int64_t pixel_bytes = s.reduced * group * static_cast<std::int64_t>(sizeof(T));
+  std::int64_t piece = std::min(pixels, std::max<std::int64_t>(1, kChunkBytes / pixel_bytes));
+  if (!kStraight) piece = std::min(piece, std::max<std::int64_t>(1, kWindowBatch / group));
+  const std::int64_t pieces = (pixels + piece - 1) / piece;
+  const std::int64_t lines_per_task = pieces > 1 ? 1 : std::max<std::int64_t>(1, kChunkBytes / (pixels * pixel_bytes));
+  const std::int64_t lines_per_call = kStraight ? lines : std::max<std::int64_t>(1, kWindowBatch / (piece * group));
+
+  const WindowReduceKernel kernel = window_reduce_kernel();
+  const std::int64_t divisor = R == Reduction::mean && kStraight ? s.reduced : 0;
+  // Lines [first, first + count) along the innermost line loop, pixels [x0, x0 + width).
+  const auto reduce_lines = [&](std::int64_t in_offset, std::int64_t out_offset, std::int64_t count, std::int64_t x0,
+                                std::int64_t width, Acc* buffer) {
+    const T* base = in + in_offset + x0 * pixels_loop.in_stride;
+    auto* target = out + out_offset + x0 * group;
+    WindowReduceCall call{s.type,           s.reduction,        base,      width,  s.window, group, s.red_loops.data(),
+                          s.red_rank - 1,   count,              innermost.in_stride,
+                          kStraight ? innermost.out_stride : width * group,
+                          kStraight ? static_cast<void*>(target) : static_cast<void*>(buffer), divisor};
+    kernel(call);
+    if constexpr (!kStraight) {
+      for (std::int64_t line = 0; line < count; ++line) {
+        const Acc* acc = buffer + line * width * group;
+        auto* line_out = target + line * innermost.out_stride;
+        if constexpr (R == Reduction::prod) {
+          for (std::int64_t o = 0; o < width * group; ++o) {
+            Acc value = acc[o];
+            if (std::isnan(value))
+              value = exact_product<Acc>(base + line * innermost.in_stride + o / group * pixels_loop.in_stride + o % group,
+                                         s.red_loops.data(), s.red_rank);
+            line_out[o] = Op::finish(value, s.reduced);
+          }
+        } else {
+          finish_float(FloatFinishCall{s.type, acc, line_out, width * group, R == Reduction::mean, s.reduced});
+        }
+      }
+    }
+  };
+
+  const std::int64_t bytes = s.outputs * s.reduced * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t tasks = pieces > 1 ? lines * pieces : (lines + lines_per_task - 1) / lines_per_task;
+  parallel_for(tasks, 1, bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
+    std::unique_ptr<Acc[]> buffer;
+    if constexpr (!kStraight) buffer.reset(new Acc[static_cast<std::size_t>(lines_per_call * piece * group)]);
+    for (std::int64_t task = begin; task < end; ++task) {
+      const std::int64_t first_line = pieces > 1 ? task / pieces : task * lines_per_task;
+      const std::int64_t last_line = pieces > 1 ? first_line + 1 : std::min(lines, first_line + lines_per_task);
+      const std::int64_t x0 = pieces > 1 ? task % pieces * piece : 0;
+      const std::int64_t width = std::min(piece, pixels - x0);
+      // The offsets of the first line (a division per loop), then an odometer.
+      std::int64_t index[kMaxRank] = {};
+      std::int64_t in_offset = 0, out_offset = 0;
+      for (std::int64_t rest = first_line, d = line_rank - 1; d >= 0; --d) {
+        const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
+        index[d] = rest % loop.extent;
+        rest /= loop.extent;
+        in_offset += index[d] * loop.in_stride;
+        out_offset += index[d] * loop.out_stride;
+      }
+      for (std::int64_t line = first_line; line < last_line;) {
+        const std::int64_t along = line_rank > 0 ? innermost.extent - index[line_rank - 1] : 1;
+        const std::int64_t count = std::min({lines_per_call, last_line - line, along});
+        reduce_lines(in_offset, out_offset, count, x0, width, buffer.get());
+        line += count;
+        if (line_rank == 0) continue;
+        in_offset += count * innermost.in_stride;
+        out_offset += count * innermost.out_stride;
+        if ((index[line_rank - 1] += count) < innermost.extent) continue;
+        in_offset -= innermost.in_stride * innermost.extent;
+        out_offset -= innermost.out_stride * innermost.extent;
+        index[line_rank - 1] = 0;
+        for (int d = line_rank - 2; d >= 0; --d) {
+          const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
+          in_offset += loop.in_stride;
+          out_offset += loop.out_stride;
+          if (++index[d] < loop.extent) break;
+          in_offset -= loop.in_stride * loop.extent;
+          out_offset -= loop.out_stride * loop.extent;
+          index[d] = 0;
+        }
+      }
+    }
+  });
+}
+
 template <class T>
 void reduce_dispatch(const ReduceSchedule& s, const T* in, void* out) {
   switch (s.reduction) {
@@ -276,6 +391,32 @@ void reduce_dispatch(const ReduceSchedule& s, const T* in, void* out) {
       if constexpr (is_floating_element_v<T>) return run_reduce<Reduction::mean>(s, in, out);
       return;  // refused before reaching the kernel
   }
+}
+
+/// Window mode (reduce_schedule.hpp) when the last reduced loop is a short window of pixels along
+/// a line of contiguous outputs: pixels `window * group` input elements apart (one element for
+/// NCHW, a pixel's channels for NHWC), `group` outputs apart. Records the window and returns true.
+bool window_mode_enabled = true;
+
+bool takes_windows(ReduceSchedule& s) {
+  if (!window_mode_enabled || s.outputs == 0 || s.red_rank == 0 || s.reduced > kMaxWindowElements) return false;
+  if (s.reduction == Reduction::prod && !is_floating(s.type)) return false;  // see window_reduce_simd.cpp
+  const Loop& window = s.red_loops[static_cast<std::size_t>(s.red_rank - 1)];
+  const std::int64_t group = window.in_stride;
+  if (window.extent < 2 || window.extent > kMaxWindow || group < 1) return false;
+  if (group == 1 && window.extent > kMaxInterleavedWindow) return false;
+  const int pixels_at = s.out_rank - (group > 1 ? 2 : 1);
+  if (pixels_at < 0) return false;
+  const Loop& pixels = s.out_loops[static_cast<std::size_t>(pixels_at)];
+  if (pixels.in_stride != window.extent * group || pixels.out_stride != group) return false;
+  if (group > 1) {
+    const Loop& channels = s.out_loops[static_cast<std::size_t>(s.out_rank - 1)];
+    if (channels.extent != group || channels.in_stride != 1 || channels.out_stride != 1) return false;
+  }
+  s.mode = ReduceMode::window;
+  s.window = window.extent;
+  s.window_group = group;
+  return true;
 }
 
 }  // namespace
@@ -299,6 +440,7 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
     return magnitude(a.in_stride) > magnitude(b.in_stride);
   });
 
+  if (takes_windows(s)) return s;
   const bool vector_reduction =
       is_floating(type) && reduction != Reduction::any && reduction != Reduction::all && s.reduced > 0;
   if (vector_reduction && s.red_rank > 0 && s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == 1 &&
@@ -354,6 +496,26 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
     s.pieces = (first.extent + s.piece_extent - 1) / s.piece_extent;
   }
   return s;
+}
+
+void enable_window_reduce(bool enabled) { window_mode_enabled = enabled; }
+
+std::string describe_reduce(DType in_type, Reduction reduction, const Walk& walk) {
+  const ReduceSchedule s = make_reduce_schedule(in_type, reduction, walk);
+  switch (s.mode) {
+    case ReduceMode::window: {
+      const std::int64_t rows = s.reduced / s.window;
+      const std::string layout =
+          s.window_group == 1 ? "NCHW" : "NHWC, " + std::to_string(s.window_group) + " channels";
+      return std::to_string(rows) + "x" + std::to_string(s.window) + " windows reduced in registers (" + layout + ")";
+    }
+    case ReduceMode::outer:
+      return "outer: vectors across " + std::to_string(s.out_loops[static_cast<std::size_t>(s.out_rank - 1)].extent) +
+             " contiguous outputs";
+    case ReduceMode::inner: return "inner: vectors along the reduced run";
+    case ReduceMode::scalar: break;
+  }
+  return "scalar";
 }
 
 void reduce_strided(DType in_type, Reduction reduction, const void* in, void* out, const Walk& walk) {

@@ -1,9 +1,11 @@
 // How a fused permute+reduce is executed. Assumptions: strides in elements (any sign, zero
 // included); each output element is reduced in one fixed order that depends on the walk alone.
 //
-// Modes: `inner` when the innermost reduced loop is contiguous (vectors along the reduction,
-// blocked pairwise sums), `outer` when an output loop is contiguous in the input (vectors across
-// neighbouring outputs), `scalar` otherwise and for integer and bool elements.
+// Modes: `window` for non-overlapping pooling windows (a short innermost reduced loop interleaved
+// with a contiguous output loop, see window_reduce_simd.cpp), `inner` when the innermost reduced
+// loop is contiguous (vectors along the reduction, blocked pairwise sums), `outer` when an output
+// loop is contiguous in the input (vectors across neighbouring outputs), `scalar` otherwise and
+// for integer and bool elements.
 // Outer mode reads its input in long runs: a tile holds all the contiguous outputs when they fit
 // in L1 (else tiles of up to 64 KB, in L2), and each pass over it adds eight reduced steps, so
 // the tile's own loads and stores are an eighth of the input's. On Zen 5, in a standalone loop
@@ -33,7 +35,7 @@
 
 namespace einops::detail {
 
-enum class ReduceMode : std::uint8_t { scalar, inner, outer };
+enum class ReduceMode : std::uint8_t { scalar, inner, outer, window };
 
 /// Reduced steps added per pass over an outer-mode tile whose steps lie apart (see above).
 inline constexpr std::int64_t kOuterPassSteps = 8;
@@ -53,9 +55,18 @@ struct ReduceSchedule {
   std::int64_t output_chunk = 1;  // outputs per threading chunk (inner and scalar modes)
   std::int64_t lane_chunk = 1;    // outer mode: lanes per kernel call and threading task (the tile)
   bool sequential_steps = false;  // outer mode: each reduced step's row starts where the last ended
+  // window mode: the last reduced loop is the window along a row (`window` pixels of
+  // `window_group` contiguous elements each); the output loops end with the pixels (input stride
+  // window * window_group, output stride window_group) and, for a group above one, the channels.
+  std::int64_t window = 0;
+  std::int64_t window_group = 1;
 };
 
 ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk& walk);
+
+/// Lets make_reduce_schedule choose window mode (the default) or not, to compare it with the
+/// modes it replaces. For tests and benchmarks; not while kernels run on other threads.
+void enable_window_reduce(bool enabled);
 
 /// Arguments of one SIMD kernel call (float element types only).
 struct FloatReduceCall {
@@ -103,6 +114,36 @@ struct FloatFinishCall {
 
 /// Writes the outputs of a FloatFinishCall, bit-identical to ReduceOp::finish per output.
 void finish_float(const FloatFinishCall& call);
+
+/// Arguments of one window-mode kernel call: `lines` output rows of `pixels * group` contiguous
+/// outputs each. Output o = x * group + c of a line combines, for every row step of `row_loops`
+/// (outermost first) and then every j < window, the input element (x * window + j) * group + c of
+/// that row, in that order, as the scalar path does.
+struct WindowReduceCall {
+  DType type;
+  Reduction reduction;
+  const void* base;            // input of the first line's first output (first row, j = 0)
+  std::int64_t pixels;         // outputs per line: pixels * group
+  std::int64_t window;         // elements of a window along a row (2 to kMaxWindow)
+  std::int64_t group;          // contiguous channels per pixel (1: NCHW)
+  const Loop* row_loops;       // the window's rows: the reduced loops outside the window loop
+  int row_rank;
+  std::int64_t lines;          // output rows of this call
+  std::int64_t line_in_stride;   // input elements from one line to the next
+  std::int64_t line_out_stride;  // accumulators from one line to the next
+  void* accumulators;          // ReduceOp<R, T>::Acc values (bool for any/all)
+  std::int64_t divisor;        // > 0: floating accumulators are divided by it (a mean's finish)
+};
+
+/// Longest window along a row, and most elements of one window, that window mode takes: a
+/// window of fewer than the scalar path's pairwise block (kScalarBlock in reduce.cpp) is summed
+/// one element after another there, and here.
+inline constexpr std::int64_t kMaxWindow = 16;
+inline constexpr std::int64_t kMaxWindowElements = 63;
+
+using WindowReduceKernel = void (*)(const WindowReduceCall&);
+/// The window kernels for the best instruction set of this CPU, looked up once per call.
+WindowReduceKernel window_reduce_kernel();
 
 using FloatReduceKernel = void (*)(const FloatReduceCall&);
 /// The SIMD kernels for the best instruction set of this CPU, looked up once per call.

@@ -41,9 +41,16 @@ void copy_strided(std::size_t element_size, const void* in, void* out, const Wal
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk,
                   const CopySchedules& schedules);
 
+/// The kernel that copy_strided runs for `walk` and `element_size`, in a few words (for `einops
+/// explain`), e.g. "deinterleave 3 channels of whole rows (full vectors)".
+std::string describe_copy(const Walk& walk, std::size_t element_size);
+
 /// out[o] = reduction over the reduced dimensions of in[o, ...]. `out` holds
 /// reduction_result_dtype(reduction, in_type). Mean of a non-floating type is refused by the caller.
 void reduce_strided(DType in_type, Reduction reduction, const void* in, void* out, const Walk& walk);
+/// Names in a few words the kernel reduce_strided runs for these arguments (for `einops explain`),
+/// e.g. "2x2 windows reduced in registers (NCHW)", "inner: vectors along the reduced run".
+std::string describe_reduce(DType in_type, Reduction reduction, const Walk& walk);
 
 /// The instruction sets the kernels were compiled for that this CPU runs, best first: "AVX3"
 /// (AVX-512), "AVX2", "SSE4", "SCALAR". The best is chosen at run time, once per kernel call.

@@ -1,0 +1,383 @@
+// Window mode (reduce_schedule.hpp): non-overlapping pooling windows reduced in registers while
+// the input streams through once, compiled once per instruction set (Highway) and chosen at run
+// time. An output line holds `pixels` pixels of `group` channels; its window rows are read side by
+// side, and each output is combined in the scalar path's order (rows outermost first, then the
+// window's elements), in ReduceOp's accumulator type, so results are bit-identical to it.
+// A line is cut into whole vectors of outputs in one of three ways:
+// - interleaved: pixels of 1, 2, 4 or 8 bytes and windows of 2 to 4: LoadInterleaved2/3/4 on
+//   lanes as wide as a pixel split the window's elements (NCHW, or NHWC with 2, 4 or 8 channels);
+// - direct: groups of at least a vector: plain loads at each element of the window (NHWC);
+// - compact: smaller groups (NHWC with 3 channels): every input position p combines the window
+//   starting there, and the positions that start a pixel's window are kept.
+// Interleaved and direct lines end with an overlapping vector (outputs recomputed identically);
+// compact lines, and lines shorter than a vector, end on the scalar path's own steps.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "reduce_ops.hpp"
+#include "reduce_schedule.hpp"
+
+#include "hwy_config.hpp"
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/window_reduce_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace einops::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+/// Most rows of one window: each row holds at least two elements.
+constexpr std::int64_t kMaxWindowRows = kMaxWindowElements / 2;
+
+/// Lanes that carry the input: 16-bit floats as their bits, bool as bytes.
+template <class T>
+using InLane = std::conditional_t<is_half_v<T>, std::uint16_t, std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+
+template <Reduction R>
+inline constexpr bool kLogical = R == Reduction::any || R == Reduction::all;
+
+/// Lanes that carry the accumulators: ReduceOp's accumulator, except bool ones: any/all as
+/// all-ones truths as wide as the input lanes, bool min/max as 0/1 bytes.
+template <Reduction R, class T, class Acc = typename ReduceOp<R, T>::Acc>
+using AccLane = std::conditional_t<kLogical<R>, hwy::UnsignedFromSize<sizeof(InLane<T>)>,
+                                   std::conditional_t<std::is_same_v<Acc, bool>, std::uint8_t, Acc>>;
+
+/// Loads are capped at 256 bits, as in reduce_simd.cpp (unaligned 512-bit loads split lines).
+template <Reduction R, class T>
+using WindowTag = hn::CappedTag<AccLane<R, T>, 32 / sizeof(AccLane<R, T>)>;
+
+/// float16 bits to float, exactly as float16's own widening (NaN payloads and subnormals
+/// included), in integer steps: targets without a conversion instruction emulate it loosely.
+template <class DF>
+HWY_INLINE hn::Vec<DF> HalfToFloat(DF df, hn::Vec<hn::Rebind<std::uint16_t, DF>> bits) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  constexpr std::uint32_t kSignBit = 0x8000, kInfinityBits = 0x7c00, kSmallestNormal = 0x0400;
+  constexpr std::uint32_t kRebias = (127 - 15) << 23, kFloatInfinity = 0x7f800000;
+  constexpr float kSubnormalUnit = 1.0f / 16777216.0f;  // 2^-24: float16's subnormal step
+  const auto h = hn::PromoteTo(du, bits);
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, kSignBit)));
+  const auto magnitude = hn::And(h, hn::Set(du, kSignBit - 1));
+  const auto shifted = hn::ShiftLeft<13>(magnitude);
+  const auto normal = hn::Add(shifted, hn::Set(du, kRebias));
+  const auto special = hn::Or(shifted, hn::Set(du, kFloatInfinity));
+  const auto subnormal = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), hn::Set(df, kSubnormalUnit)));
+  const auto magnitude_i = hn::BitCast(di, magnitude);
+  auto result = hn::IfThenElse(hn::RebindMask(du, hn::Lt(magnitude_i, hn::Set(di, kSmallestNormal))), subnormal, normal);
+  result = hn::IfThenElse(hn::RebindMask(du, hn::Gt(magnitude_i, hn::Set(di, kInfinityBits - 1))), special, result);
+  return hn::BitCast(df, hn::Or(result, sign));
+}
+
+/// Input lanes to accumulator lanes, as ReduceOp::convert does to one element.
+template <Reduction R, class T, class DA>
+HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
+  using A = hn::TFromD<DA>;
+  using L = InLane<T>;
+  const hn::Rebind<L, DA> dl;
+  if constexpr (kLogical<R>) {
+    // Non-zero is true; NaN too (an unordered "not equal"). A 16-bit float is zero when its
+    // bits are, sign aside.
+    if constexpr (is_half_v<T>) x = hn::And(x, hn::Set(dl, L{0x7fff}));
+    return hn::BitCast(da, hn::VecFromMask(dl, hn::Not(hn::Eq(x, hn::Zero(dl)))));
+  } else if constexpr (std::is_same_v<L, A>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, float16>) {
+    return HalfToFloat(da, x);
+  } else if constexpr (std::is_same_v<T, bfloat16>) {  // the upper half of a float
+    return hn::BitCast(da, hn::ShiftLeft<16>(hn::PromoteTo(hn::Rebind<std::uint32_t, DA>(), x)));
+  } else {  // integer and bool sums: 64-bit lanes, sign-extended as the scalar conversion
+    static_assert(sizeof(A) == 8);
+    using Wide = std::conditional_t<std::is_signed_v<L>, std::int64_t, std::uint64_t>;
+    using Mid = std::conditional_t<std::is_signed_v<L>, std::int32_t, std::uint32_t>;
+    const hn::Rebind<Wide, DA> dw;
+    if constexpr (sizeof(L) == 8) {
+      return hn::BitCast(da, x);
+    } else if constexpr (sizeof(L) == 4) {
+      return hn::BitCast(da, hn::PromoteTo(dw, x));
+    } else {
+      return hn::BitCast(da, hn::PromoteTo(dw, hn::PromoteTo(hn::Rebind<Mid, DA>(), x)));
+    }
+  }
+}
+
+/// ReduceOp::combine(a, b) lane-wise: NaN wins min and max, the earlier one first.
+template <Reduction R, class DA>
+HWY_INLINE hn::Vec<DA> Step(hn::Vec<DA> a, hn::Vec<DA> b) {
+  using A = hn::TFromD<DA>;
+  if constexpr (R == Reduction::sum || R == Reduction::mean) {
+    return hn::Add(a, b);
+  } else if constexpr (R == Reduction::prod) {
+    return hn::Mul(a, b);
+  } else if constexpr (R == Reduction::any) {
+    return hn::Or(a, b);
+  } else if constexpr (R == Reduction::all) {
+    return hn::And(a, b);
+  } else if constexpr (std::is_floating_point_v<A>) {
+    const auto better = R == Reduction::max ? hn::Gt(b, a) : hn::Lt(b, a);
+    return hn::IfThenElse(hn::Or(better, hn::AndNot(hn::IsNaN(a), hn::IsNaN(b))), b, a);
+  } else {
+    return R == Reduction::max ? hn::Max(a, b) : hn::Min(a, b);
+  }
+}
+
+/// The first element of a window: combined with the identity, except where that gives the
+/// element itself bit for bit (min, max, any, all), and so is skipped.
+template <Reduction R, class DA>
+HWY_INLINE hn::Vec<DA> First(DA da, hn::Vec<DA> x) {
+  if constexpr (R == Reduction::sum || R == Reduction::mean) return hn::Add(hn::Zero(da), x);  // -0 becomes +0
+  if constexpr (R == Reduction::prod) return hn::Mul(hn::Set(da, hn::TFromD<DA>{1}), x);
+  return x;
+}
+
+/// How whole vectors of a line's outputs are formed (see the top of this file).
+enum class LineShape { interleaved, direct, compact, scalar };
+
+template <Reduction R, class T>
+class WindowLines {
+ public:
+  using Op = ReduceOp<R, T>;
+  using Acc = typename Op::Acc;
+  using L = InLane<T>;
+  using DA = WindowTag<R, T>;
+  using DL = hn::Rebind<L, DA>;
+  using V = hn::Vec<DA>;
+
+  explicit WindowLines(const WindowReduceCall& call)
+      : window_(call.window), group_(call.group), outputs_(call.pixels * call.group), divisor_(call.divisor) {
+    ReducedSteps steps(call.row_loops, call.row_rank);
+    do offsets_[rows_++] = steps.offset;
+    while (steps.next());
+    const auto pixel_bytes = static_cast<std::size_t>(group_) * sizeof(L);
+    if (window_ <= 4 && group_ <= N() && (pixel_bytes == 1 || pixel_bytes == 2 || pixel_bytes == 4 || pixel_bytes == 8))
+      shape_ = LineShape::interleaved;
+    else if (group_ >= N())
+      shape_ = LineShape::direct;
+    else
+      shape_ = LineShape::compact;
+  }
+
+  /// One line: `in` is its first row's first element, `out` its first accumulator.
+  void Run(const L* in, Acc* out) const {
+    std::int64_t done = 0;
+    if (outputs_ >= N()) {
+      switch (shape_) {
+        case LineShape::interleaved: done = Interleaved(in, out); break;
+        case LineShape::direct: done = Direct(in, out); break;
+        case LineShape::compact: done = Compact(in, out); break;
+        case LineShape::scalar: break;
+      }
+    }
+    for (std::int64_t o = done; o < outputs_; ++o) out[o] = ScalarOutput(in, o);
+  }
+
+ private:
+  static std::int64_t N() { return static_cast<std::int64_t>(hn::Lanes(DA())); }
+
+  /// The scalar path's steps for output o.
+  Acc ScalarOutput(const L* in, std::int64_t o) const {
+    const T* first = reinterpret_cast<const T*>(in) + (o / group_) * window_ * group_ + o % group_;
+    Acc acc = Op::identity();
+    for (std::int64_t r = 0; r < rows_; ++r)
+      for (std::int64_t j = 0; j < window_; ++j) acc = Op::combine(acc, Op::convert(first[offsets_[r] + j * group_]));
+    if constexpr (std::is_floating_point_v<Acc>) {
+      if (divisor_ > 0) acc = acc / static_cast<Acc>(divisor_);
+    }
+    return acc;
+  }
+
+  /// Writes lanes [0, count) of accumulator lanes `v` (a mean's divisor applied first).
+  HWY_INLINE void Store(V v, Acc* out, std::int64_t count) const {
+    const DA da;
+    if constexpr (std::is_floating_point_v<Acc>) {
+      if (divisor_ > 0) v = hn::Div(v, hn::Set(da, static_cast<Acc>(divisor_)));
+    }
+    if constexpr (std::is_same_v<Acc, bool> && sizeof(AccLane<R, T>) == 1) {
+      v = hn::And(v, hn::Set(da, std::uint8_t{1}));  // truths become bool's 0/1 bytes
+      if (count == N()) return hn::StoreU(v, da, reinterpret_cast<std::uint8_t*>(out));
+    } else if constexpr (!std::is_same_v<Acc, bool>) {
+      if (count == N()) return hn::StoreU(v, da, out);
+    }
+    HWY_ALIGN AccLane<R, T> lanes[hn::MaxLanes(DA())];
+    hn::Store(v, da, lanes);
+    for (std::int64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(lanes[i]);
+  }
+
+  /// Combines element `j` of every window row, loaded by load(row, j), in the scalar order.
+  template <class Load>
+  HWY_INLINE V Combine(std::int64_t window, Load load) const {
+    const DA da;
+    V acc = First<R>(da, load(offsets_[0], 0));
+    for (std::int64_t j = 1; j < window; ++j) acc = Step<R, DA>(acc, load(offsets_[0], j));
+    for (std::int64_t r = 1; r < rows_; ++r)
+      for (std::int64_t j = 0; j < window; ++j) acc = Step<R, DA>(acc, load(offsets_[r], j));
+    return acc;
+  }
+
+  template <int kWindow>
+  std::int64_t InterleavedWindow(const L* in, Acc* out) const {
+    switch (group_ * static_cast<std::int64_t>(sizeof(L))) {
+      case 1: return InterleavedPixels<kWindow, std::uint8_t>(in, out);
+      case 2: return InterleavedPixels<kWindow, std::uint16_t>(in, out);
+      case 4: return InterleavedPixels<kWindow, std::uint32_t>(in, out);
+      default: return InterleavedPixels<kWindow, std::uint64_t>(in, out);
+    }
+  }
+  std::int64_t Interleaved(const L* in, Acc* out) const {
+    switch (window_) {
+      case 2: return InterleavedWindow<2>(in, out);
+      case 3: return InterleavedWindow<3>(in, out);
+      default: return InterleavedWindow<4>(in, out);
+    }
+  }
+
+  /// Pixels as lanes: LoadInterleaved splits each row's vectors by window element.
+  template <int kWindow, class Pixel>
+  std::int64_t InterleavedPixels(const L* in, Acc* out) const {
+    if constexpr (sizeof(Pixel) < sizeof(L) || sizeof(Pixel) > hn::MaxLanes(DL()) * sizeof(L)) {
+      return 0;  // not a shape of this lane type (the constructor never chooses it)
+    } else {
+      const DA da;
+      const DL dl;
+      const hn::Repartition<Pixel, DL> dp;
+      using VP = hn::Vec<decltype(dp)>;
+      // Output o starts a pixel (o is a multiple of the group), whose window starts at o * window.
+      const auto take = [&](V acc, bool first, VP split) {
+        const V x = Widen<R, T>(da, hn::BitCast(dl, split));
+        return first ? First<R>(da, x) : Step<R, DA>(acc, x);
+      };
+      const auto row = [&](V acc, std::int64_t r, std::int64_t o) {
+        const auto* p = reinterpret_cast<const Pixel*>(in + offsets_[r] + o * kWindow);
+        if constexpr (kWindow == 2) {
+          VP s0, s1;
+          hn::LoadInterleaved2(dp, p, s0, s1);
+          return take(take(acc, r == 0, s0), false, s1);
+        } else if constexpr (kWindow == 3) {
+          VP s0, s1, s2;
+          hn::LoadInterleaved3(dp, p, s0, s1, s2);
+          return take(take(take(acc, r == 0, s0), false, s1), false, s2);
+        } else {
+          VP s0, s1, s2, s3;
+          hn::LoadInterleaved4(dp, p, s0, s1, s2, s3);
+          return take(take(take(take(acc, r == 0, s0), false, s1), false, s2), false, s3);
+        }
+      };
+      const auto vector_at = [&](std::int64_t o) {
+        V acc = row(hn::Zero(da), 0, o);
+        for (std::int64_t r = 1; r < rows_; ++r) acc = row(acc, r, o);
+        return acc;
+      };
+      std::int64_t o = 0;
+      for (; o + N() <= outputs_; o += N()) Store(vector_at(o), out + o, N());
+      if (o < outputs_) Store(vector_at(outputs_ - N()), out + outputs_ - N(), N());
+      return outputs_;
+    }
+  }
+
+  /// Groups of at least a vector: each pixel's channels in vectors, the last one overlapping.
+  std::int64_t Direct(const L* in, Acc* out) const {
+    const DA da;
+    const DL dl;
+    const std::int64_t pixels = outputs_ / group_;
+    for (std::int64_t x = 0; x < pixels; ++x) {
+      const L* pixel = in + x * window_ * group_;
+      for (std::int64_t c = 0;; c += N()) {
+        c = std::min(c, group_ - N());
+        Store(Combine(window_, [&](std::int64_t row, std::int64_t j) {
+                return Widen<R, T>(da, hn::LoadU(dl, pixel + row + j * group_ + c));
+              }),
+              out + x * group_ + c, N());
+        if (c == group_ - N()) break;
+      }
+    }
+    return outputs_;
+  }
+
+  /// Groups below a vector: each input position p combines the window of elements p + j * group;
+  /// positions p with p mod (window * group) < group start a pixel's window and are kept, in
+  /// order. Returns how many outputs it wrote (the first ones).
+  std::int64_t Compact(const L* in, Acc* out) const {
+    const DA da;
+    const DL dl;
+    const std::int64_t period = window_ * group_;
+    const std::int64_t span = outputs_ * window_;  // input elements of a row of the line
+    std::int64_t produced = 0;
+    std::int64_t phase = 0;  // p mod period
+    HWY_ALIGN AccLane<R, T> lanes[hn::MaxLanes(DA())];
+    for (std::int64_t p = 0; p + N() + (window_ - 1) * group_ <= span; p += N()) {
+      const V v = Combine(window_, [&](std::int64_t row, std::int64_t j) {
+        return Widen<R, T>(da, hn::LoadU(dl, in + row + p + j * group_));
+      });
+      hn::Store(v, da, lanes);
+      std::int64_t position = phase;
+      for (std::int64_t i = 0; i < N(); ++i) {
+        if (position < group_) {
+          Acc value = static_cast<Acc>(lanes[i]);
+          if constexpr (std::is_floating_point_v<Acc>) {
+            if (divisor_ > 0) value = value / static_cast<Acc>(divisor_);
+          }
+          out[produced++] = value;
+        }
+        if (++position == period) position = 0;
+      }
+      phase = position;
+    }
+    return produced;
+  }
+
+  std::int64_t window_, group_, outputs_, divisor_;
+  std::int64_t offsets_[kMaxWindowRows] = {};
+  std::int64_t rows_ = 0;
+  LineShape shape_ = LineShape::scalar;
+};
+
+template <Reduction R, class T>
+void ReduceWindowsTyped(const WindowReduceCall& call) {
+  const WindowLines<R, T> lines(call);
+  using Acc = typename ReduceOp<R, T>::Acc;
+  const auto* in = static_cast<const InLane<T>*>(call.base);
+  auto* out = static_cast<Acc*>(call.accumulators);
+  for (std::int64_t line = 0; line < call.lines; ++line)
+    lines.Run(in + line * call.line_in_stride, out + line * call.line_out_stride);
+}
+
+template <class T>
+void ReduceWindowsOf(const WindowReduceCall& call) {
+  switch (call.reduction) {
+    case Reduction::sum:
+    case Reduction::mean: return ReduceWindowsTyped<Reduction::sum, T>(call);  // a mean divides by call.divisor
+    case Reduction::prod:  // floating only (the schedule's choice): 64-bit integer lanes cannot multiply
+      if constexpr (std::is_floating_point_v<T> || is_half_v<T>) ReduceWindowsTyped<Reduction::prod, T>(call);
+      return;
+    case Reduction::min: return ReduceWindowsTyped<Reduction::min, T>(call);
+    case Reduction::max: return ReduceWindowsTyped<Reduction::max, T>(call);
+    case Reduction::any: return ReduceWindowsTyped<Reduction::any, T>(call);
+    case Reduction::all: return ReduceWindowsTyped<Reduction::all, T>(call);
+  }
+}
+
+void ReduceWindows(const WindowReduceCall& call) {
+  visit_dtype(call.type, [&](auto tag) { ReduceWindowsOf<decltype(tag)>(call); });
+}
+
+}  // namespace einops::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace einops::detail {
+
+HWY_EXPORT(ReduceWindows);
+
+WindowReduceKernel window_reduce_kernel() {
+  // Choose the target first, as float_reduce_kernel does (Highway's chooser asks the CPU on
+  // every call until then).
+  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
+  if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
+  return &HWY_DYNAMIC_DISPATCH(ReduceWindows);
+}
+
+}  // namespace einops::detail
+#endif

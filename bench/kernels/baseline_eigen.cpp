@@ -1,5 +1,6 @@
 // Eigen's Tensor module: shuffle, sum / maximum / mean over axes, broadcast; row-major
 // TensorMaps over preallocated memory, on a ThreadPoolDevice with the case's thread count.
+// Eigen has no pooling: the pooling cases reduce the window axes of the 6-d view.
 #define EIGEN_USE_THREADS
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -69,11 +70,13 @@ void run_typed(benchmark::State& state, const Case& c, Eigen::ThreadPoolDevice& 
       out.device(device) = x.broadcast(factors);
       benchmark::ClobberMemory();
     }
-  } else if constexpr (Rank == 4) {
+  } else if constexpr (Rank == 4 || Rank == 6) {  // the views of the reduce cases
     if (c.axes.size() == 1)
       run_reduce<T, Rank, 1>(state, c, device, x, output);
     else
       run_reduce<T, Rank, 2>(state, c, device, x, output);
+  } else {
+    state.SkipWithError("reduction rank not instantiated");
   }
 }
 
@@ -97,6 +100,7 @@ void run_eigen(benchmark::State& state, const Case& c, int threads) {
     case einops::DType::float64: return run_rank<double>(state, c, device);
     case einops::DType::float16: return run_rank<Eigen::half>(state, c, device);
     case einops::DType::int8: return run_rank<std::int8_t>(state, c, device);
+    case einops::DType::uint8: return run_rank<std::uint8_t>(state, c, device);
     default: state.SkipWithError("dtype not instantiated");
   }
 }
@@ -104,7 +108,7 @@ void run_eigen(benchmark::State& state, const Case& c, int threads) {
 }  // namespace
 
 void register_eigen(const Case& c, int threads) {
-  configure(benchmark::RegisterBenchmark(benchmark_name("eigen", c, threads).c_str(), run_eigen, c, threads));
+  configure(benchmark::RegisterBenchmark(benchmark_name("eigen", c, threads).c_str(), run_eigen, c, threads), c);
 }
 
 }  // namespace bench

@@ -34,4 +34,13 @@ einops::AnyTensor make_output(const Case& c) {
                            einops::detail::row_major_strides(plan->output_shape));
 }
 
+void run_case(const Case& c, const einops::AnyTensor& x, const einops::AnyTensor& out,
+              const einops::AxisLengths& lengths) {
+  switch (c.kind) {
+    case Kind::permute: einops::rearrange_into(x, out, c.pattern, lengths); break;
+    case Kind::repeat: einops::repeat_into(x, out, c.pattern, lengths); break;
+    case Kind::reduce: einops::reduce_into(x, out, c.pattern, c.reduction, lengths); break;
+  }
+}
+
 }  // namespace bench

@@ -33,8 +33,14 @@ class Buffer {
 einops::AnyTensor make_input(const Case& c);
 /// A zero-filled output of the result's shape and dtype.
 einops::AnyTensor make_output(const Case& c);
+/// The case's einops call into `out` (from make_output): rearrange_into, reduce_into or repeat_into.
+void run_case(const Case& c, const einops::AnyTensor& x, const einops::AnyTensor& out,
+              const einops::AxisLengths& lengths);
 
 std::string benchmark_name(const std::string& implementation, const Case& c, int threads);
-void configure(benchmark::internal::Benchmark* b);
+/// Real time in milliseconds, at least 0.3 s per benchmark; 0.1 s for the cases of a named group,
+/// which are many and large (their setup takes as long as the timing), so that a whole run stays
+/// within minutes.
+void configure(benchmark::internal::Benchmark* b, const Case& c);
 
 }  // namespace bench

@@ -13,14 +13,49 @@ std::int64_t product(const einops::Shape& shape) {
 }
 
 Case permute(std::string pattern, einops::Shape shape, DType dtype, einops::Shape view,
-             std::vector<std::int64_t> permutation, std::vector<std::pair<std::string, std::int64_t>> lengths = {}) {
-  return Case{Kind::permute, std::move(pattern), std::move(lengths), std::move(shape), dtype, "",
-              std::move(view), std::move(permutation), {}, {}};
+             std::vector<std::int64_t> permutation, std::vector<std::pair<std::string, std::int64_t>> lengths = {},
+             std::string group = "") {
+  return Case{.kind = Kind::permute,
+              .pattern = std::move(pattern),
+              .lengths = std::move(lengths),
+              .input_shape = std::move(shape),
+              .dtype = dtype,
+              .view = std::move(view),
+              .permutation = std::move(permutation),
+              .group = std::move(group)};
 }
 
-Case reduce(std::string pattern, std::string reduction, DType dtype, std::vector<std::int64_t> axes) {
-  const einops::Shape shape{32, 64, 56, 56};
-  return Case{Kind::reduce, std::move(pattern), {}, shape, dtype, std::move(reduction), shape, {}, std::move(axes), {}};
+Case reduce(std::string pattern, std::string reduction, einops::Shape shape, DType dtype, einops::Shape view,
+            std::vector<std::int64_t> axes, std::vector<std::pair<std::string, std::int64_t>> lengths = {}) {
+  return Case{.kind = Kind::reduce,
+              .pattern = std::move(pattern),
+              .lengths = std::move(lengths),
+              .input_shape = std::move(shape),
+              .dtype = dtype,
+              .reduction = std::move(reduction),
+              .view = std::move(view),
+              .axes = std::move(axes)};
+}
+
+/// A permutation of a 4-d (or 3-d) image tensor without compositions: the view is the shape.
+Case image(std::string pattern, einops::Shape shape, DType dtype, std::vector<std::int64_t> permutation) {
+  einops::Shape view = shape;
+  return permute(std::move(pattern), std::move(shape), dtype, std::move(view), std::move(permutation), {}, "channels");
+}
+
+/// Non-overlapping k x k pooling of [b, c, h, w] (NCHW) or [b, h, w, c] (channels_last); h and w
+/// divisible by k.
+Case pool(std::string pattern, std::string reduction, einops::Shape shape, DType dtype, std::int64_t k,
+          bool channels_last) {
+  const einops::Shape view =
+      channels_last ? einops::Shape{shape[0], shape[1] / k, k, shape[2] / k, k, shape[3]}
+                    : einops::Shape{shape[0], shape[1], shape[2] / k, k, shape[3] / k, k};
+  Case c = reduce(std::move(pattern), std::move(reduction), std::move(shape), dtype, view,
+                  channels_last ? std::vector<std::int64_t>{2, 4} : std::vector<std::int64_t>{3, 5});
+  c.pool_window = k;
+  c.channels_last = channels_last;
+  c.group = "pooling";
+  return c;
 }
 
 std::vector<Case> make_cases() {
@@ -37,16 +72,53 @@ std::vector<Case> make_cases() {
                         {4, 3, 2, 1, 0}));
   all.push_back(permute("a b c -> b a c", {256, 1024, 64}, DType::float32, {256, 1024, 64}, {1, 0, 2}));
 
-  all.push_back(reduce("b c h w -> b c", "sum", DType::float32, {2, 3}));
-  all.push_back(reduce("b c h w -> b h w", "sum", DType::float32, {1}));
-  all.push_back(reduce("b c h w -> c h w", "max", DType::float32, {0}));
-  all.push_back(reduce("b c h w -> b c", "mean", DType::float16, {2, 3}));
-  all.push_back(reduce("b c h w -> b h w", "mean", DType::float16, {1}));
+  all.push_back(reduce("b c h w -> b c", "sum", bchw, DType::float32, bchw, {2, 3}));
+  all.push_back(reduce("b c h w -> b h w", "sum", bchw, DType::float32, bchw, {1}));
+  all.push_back(reduce("b c h w -> c h w", "max", bchw, DType::float32, bchw, {0}));
+  all.push_back(reduce("b c h w -> b c", "mean", bchw, DType::float16, bchw, {2, 3}));
+  all.push_back(reduce("b c h w -> b h w", "mean", bchw, DType::float16, bchw, {1}));
 
-  all.push_back(Case{Kind::repeat, "b c -> b c h w", {{"h", 56}, {"w", 56}}, {32, 64}, DType::float32, "",
-                     {32, 64, 1, 1}, {}, {}, {32, 64, 56, 56}});
-  all.push_back(Case{Kind::repeat, "h w -> (h 2) (w 2)", {}, {2048, 2048}, DType::float32, "", {2048, 1, 2048, 1}, {},
-                     {}, {2048, 2, 2048, 2}});
+  all.push_back(Case{.kind = Kind::repeat,
+                     .pattern = "b c -> b c h w",
+                     .lengths = {{"h", 56}, {"w", 56}},
+                     .input_shape = {32, 64},
+                     .dtype = DType::float32,
+                     .view = {32, 64, 1, 1},
+                     .expand = {32, 64, 56, 56}});
+  all.push_back(Case{.kind = Kind::repeat,
+                     .pattern = "h w -> (h 2) (w 2)",
+                     .input_shape = {2048, 2048},
+                     .dtype = DType::float32,
+                     .view = {2048, 1, 2048, 1},
+                     .expand = {2048, 2, 2048, 2}});
+
+  // The shapes image and vision users have (issue 31), after the cases above so that those keep
+  // their rows. Channels-last <-> channels-first of 3- and 4-channel images:
+  const einops::Shape nhwc{64, 224, 224, 3}, nchw{64, 3, 224, 224};
+  all.push_back(image("b h w c -> b c h w", {128, 224, 224, 3}, DType::uint8, {0, 3, 1, 2}));
+  all.push_back(image("b h w c -> b c h w", nhwc, DType::float32, {0, 3, 1, 2}));
+  all.push_back(image("b h w c -> b c h w", nhwc, DType::float16, {0, 3, 1, 2}));
+  all.push_back(image("b c h w -> b h w c", {128, 3, 224, 224}, DType::uint8, {0, 2, 3, 1}));
+  all.push_back(image("b c h w -> b h w c", nchw, DType::float32, {0, 2, 3, 1}));
+  all.push_back(image("h w c -> c h w", {2160, 3840, 4}, DType::uint8, {2, 0, 1}));
+  all.push_back(image("c h w -> h w c", {4, 2160, 3840}, DType::uint8, {1, 2, 0}));
+  // One image: input and output fit in the caches.
+  all.push_back(image("b h w c -> b c h w", {1, 224, 224, 3}, DType::float32, {0, 3, 1, 2}));
+  // ViT patches of 16 x 16 x 3 and back.
+  const einops::Shape patches{64, 14, 16, 14, 16, 3};
+  all.push_back(permute("b (h p1) (w p2) c -> b (h w) (p1 p2 c)", nhwc, DType::float32, patches, {0, 1, 3, 2, 4, 5},
+                        {{"p1", 16}, {"p2", 16}}, "patchify"));
+  all.push_back(permute("b (h w) (p1 p2 c) -> b (h p1) (w p2) c", {64, 196, 768}, DType::float32,
+                        {64, 14, 14, 16, 16, 3}, {0, 1, 3, 2, 4, 5}, {{"h", 14}, {"p1", 16}, {"p2", 16}}, "patchify"));
+  // Pooling windows, NCHW and NHWC.
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "max", bchw, DType::float32, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "mean", bchw, DType::float32, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "mean", bchw, DType::float16, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "max", bchw, DType::uint8, 2, false));
+  all.push_back(pool("b c (h 3) (w 3) -> b c h w", "max", {32, 64, 57, 57}, DType::float32, 3, false));
+  all.push_back(pool("b c (h 4) (w 4) -> b c h w", "mean", bchw, DType::float32, 4, false));
+  all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {32, 56, 56, 64}, DType::float32, 2, true));
+  all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {32, 224, 224, 3}, DType::uint8, 2, true));
   return all;
 }
 
@@ -54,6 +126,14 @@ std::vector<Case> make_cases() {
 
 std::string Case::label() const {
   std::string text = pattern;
+  if (!group.empty()) {
+    text += " [";
+    for (std::size_t i = 0; i < input_shape.size(); ++i) {
+      if (i > 0) text += ',';
+      text += std::to_string(input_shape[i]);
+    }
+    text += "]";
+  }
   if (kind == Kind::reduce) text += " (" + reduction + ")";
   return text;
 }

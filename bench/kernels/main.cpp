@@ -2,7 +2,9 @@
 // reference pass (memcpy of the output's bytes, or a read of the input), and LibTorch and Eigen
 // where they were found; at 1 and 2 threads. scripts/bench turns the JSON output into a table.
 //
-// Benchmark names: "<implementation>|<case label>|<dtype>|<threads>".
+// Benchmark names: "<implementation>|<case label>|<dtype>|<threads>", and "|<group>" for the cases
+// of a summary group of their own ("channels", "patchify", "pooling": a filter on these words
+// selects them).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -107,11 +109,7 @@ void run_einops(benchmark::State& state, const Case& c, int threads) {
   const einops::AnyTensor out = make_output(c);
   const einops::AxisLengths lengths = c.axis_lengths();
   for (auto _ : state) {
-    switch (c.kind) {
-      case Kind::permute: einops::rearrange_into(x, out, c.pattern, lengths); break;
-      case Kind::repeat: einops::repeat_into(x, out, c.pattern, lengths); break;
-      case Kind::reduce: einops::reduce_into(x, out, c.pattern, c.reduction, lengths); break;
-    }
+    run_case(c, x, out, lengths);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
@@ -139,11 +137,11 @@ void run_einops_allocating(benchmark::State& state, const Case& c, int threads, 
 
 std::string benchmark_name(const std::string& implementation, const Case& c, int threads) {
   return implementation + "|" + c.label() + "|" + std::string(einops::dtype_name(c.dtype)) + "|" +
-         std::to_string(threads);
+         std::to_string(threads) + (c.group.empty() ? "" : "|" + c.group);
 }
 
-void configure(benchmark::internal::Benchmark* b) {
-  b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+void configure(benchmark::internal::Benchmark* b, const Case& c) {
+  b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(c.group.empty() ? 0.3 : 0.1);
 }
 
 }  // namespace bench
@@ -157,15 +155,21 @@ int main(int argc, char** argv) {
   for (const bench::Case& c : bench::cases())
     for (int threads : {1, 2}) {
       bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("reference", c, threads).c_str(),
-                                                    bench::reference, c, threads));
+                                                    bench::reference, c, threads),
+                       c);
       bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops", c, threads).c_str(),
-                                                    bench::run_einops, c, threads));
+                                                    bench::run_einops, c, threads),
+                       c);
       bench::register_baselines(c, threads);
-      if (c.kind == bench::Kind::permute && c.dtype == einops::DType::float32) {
+      // The allocating forms for the float32 permutations outside the named groups (those time
+      // the kernels into preallocated outputs only, which keeps the run short).
+      if (c.kind == bench::Kind::permute && c.dtype == einops::DType::float32 && c.group.empty()) {
         bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops-alloc", c, threads).c_str(),
-                                                      bench::run_einops_allocating, c, threads, true));
+                                                      bench::run_einops_allocating, c, threads, true),
+                         c);
         bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops-alloc-nocache", c, threads).c_str(),
-                                                      bench::run_einops_allocating, c, threads, false));
+                                                      bench::run_einops_allocating, c, threads, false),
+                         c);
         bench::register_allocating_baselines(c, threads);
       }
     }

@@ -11,6 +11,8 @@ of *% ref.* over the rounds: a shared machine drifts between phases over minutes
 single run's figures more than most kernel changes do.
 With --forced (a run with EINOPS_BENCH_SIMD set), the table goes between its own markers, so that
 the kernels of an older instruction set are shown beside the best ones.
+Benchmarks named with a fifth field (a group: "channels", "patchify", "pooling") are summed up in
+groups of their own; their labels carry the input shape ("pattern [64,224,224,3] (max)").
 """
 import argparse
 import datetime
@@ -20,6 +22,10 @@ import platform
 import re
 import statistics
 import subprocess
+
+# The summary groups of the cases named with a group, in this order after the kinds' groups.
+GROUPS = {"channels": "image channels", "patchify": "patchify", "pooling": "pooling windows"}
+
 
 def markers(forced):
     section = f"kernels-{forced.lower()}" if forced else "kernels"
@@ -40,23 +46,26 @@ def machine():
 
 def read_round(path):
     """One run's median times by (label, dtype, threads) and implementation, its einops entries
-    (counters), the rows' registration order, its context and its repetitions per benchmark."""
+    (counters), the rows' registration order and groups, its context and its repetitions per
+    benchmark."""
     data = json.load(open(path))
-    times, counters, order, repetitions = {}, {}, {}, 0
+    times, counters, order, groups, repetitions = {}, {}, {}, {}, 0
     for b in data["benchmarks"]:
         repetitions = max(repetitions, b.get("repetitions", 0))
         if b.get("aggregate_name", "median") != "median" or b.get("error_occurred"):
             continue
         name = b["run_name"].split("/")[0]
-        impl, label, dtype, threads = name.split("|")
+        impl, label, dtype, threads, *group = name.split("|")
         key = (label, dtype, int(threads))
+        if group:
+            groups[key] = group[0]
         # Rows in registration order (family_index), whatever order the repetitions ran in.
         order[key] = min(order.get(key, math.inf), b.get("family_index", len(order)))
         scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
         times.setdefault(key, {})[impl] = b["real_time"] * scale
         if impl == "einops":
             counters[key] = b
-    return times, counters, order, data.get("context", {}), repetitions
+    return times, counters, order, groups, data.get("context", {}), repetitions
 
 
 def main():
@@ -69,12 +78,13 @@ def main():
     forced = args.forced
     BEGIN, END = markers(forced)
     rounds = [read_round(path) for path in args.rounds]
-    order, counters = {}, {}
-    for _, round_counters, round_order, _, _ in rounds:
+    order, counters, case_groups = {}, {}, {}
+    for _, round_counters, round_order, round_groups, _, _ in rounds:
         order.update({k: min(v, order.get(k, math.inf)) for k, v in round_order.items()})
         counters.update(round_counters)
-    context = rounds[-1][3]
-    repetitions = max(r[4] for r in rounds)
+        case_groups.update(round_groups)
+    context = rounds[-1][4]
+    repetitions = max(r[5] for r in rounds)
 
     def per_round(key, other):
         """other's time over einops', in each round that measured both."""
@@ -103,6 +113,8 @@ def main():
         # Reduction labels end in "(sum)" etc.; a permutation's pattern may hold groups too.
         reduced = re.search(r"\((sum|mean|max|min|prod|any|all)\)$", label)
         kind = "reduce" if reduced else ("repeat" if label in ("b c -> b c h w", "h w -> (h 2) (w 2)") else "permute")
+        if key in case_groups:
+            kind = GROUPS.get(case_groups[key], case_groups[key])
         groups.setdefault((kind, dtype == "float32"), []).append((pct, torch, eigen))
         rows.append((label, dtype, threads, gbs, pct, torch, eigen, min(pcts), max(pcts)))
 
@@ -114,10 +126,22 @@ def main():
     baselines = any(r[5] or r[6] for r in rows)
     fmt = lambda r: f"{r:.2f}x" if r else "n/a"
     ratios = lambda torch, eigen: f" {fmt(torch)} | {fmt(eigen)} |" if baselines else ""
-    case_rows = [f"| `{label}` | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% | {low:.0f}-{high:.0f}% |"
+
+    def case(label):
+        """`pattern (reduction)` and, for the grouped cases, the input shape after it."""
+        shaped = re.fullmatch(r"(.*) \[([\d,]+)\]( \(\w+\))?", label)
+        if not shaped:
+            return f"`{label}`"
+        pattern, shape, reduction = shaped.groups()
+        return f"`{pattern}{reduction or ''}` [{shape.replace(',', ', ')}]"
+
+    case_rows = [f"| {case(label)} | {dtype} | {threads} | {gbs:.1f} | {pct:.0f}% | {low:.0f}-{high:.0f}% |"
                  f"{ratios(torch, eigen)}" for label, dtype, threads, gbs, pct, torch, eigen, low, high in rows]
     summary = []
-    for (kind, f32), entries in sorted(groups.items()):
+    # The kinds' groups sorted as always, then the named groups in the order of GROUPS.
+    rank = {name: i for i, name in enumerate(GROUPS.values())}
+    ordered = sorted(groups.items(), key=lambda g: (g[0][0] in rank, rank.get(g[0][0], 0), g[0]))
+    for (kind, f32), entries in ordered:
         pcts = [e[0] for e in entries]
         torch, eigen = geo([e[1] for e in entries]), geo([e[2] for e in entries])
         what = f"{kind}, {'float32' if f32 else 'other dtypes'}"
@@ -151,7 +175,11 @@ def main():
             "allocating forms' times are the medians of the rounds' median times." + (
                 " *x LibTorch* / *x Eigen*: their time divided by einops' time "
                 "(`out.copy_(x.permute(...))`, `at::sum_out`/`amax_out`/`mean_out`, "
-                "`out.copy_(x.expand(...))`; Eigen Tensor `shuffle`, `sum`/`maximum`/`mean`, `broadcast`)."
+                "`out.copy_(x.expand(...))`, and for the pooling windows `at::max_pool2d` (it has no out= "
+                "form) and `at::avg_pool2d_out` on NCHW, or channels_last for NHWC inputs, their results "
+                "checked equal to einops'; Eigen Tensor `shuffle`, `sum`/`maximum`/`mean` (over the window "
+                "axes of a reshaped view for pooling), `broadcast`; n/a: not measured or not implemented "
+                "for that dtype)."
                 if baselines else ""), "",
             "| case | dtype | threads | GB/s | % ref. | range |" + (" x LibTorch | x Eigen |" if baselines else ""),
             "|---|---|---|---|---|---|" + ("---|---|" if baselines else ""), *case_rows, "",

@@ -52,6 +52,28 @@ void for_each_reduced_run(const T* base, const Loop* loops, int rank, Run&& run)
   } while (runs.next());
 }
 
+/// Moves an odometer over output loops `loops[0..rank)` (outermost first) on by `count` steps of
+/// its innermost loop, which `count` never carries past; at that loop's end the outer loops carry.
+/// `in_offset` and `out_offset` follow the index.
+void advance_outputs(const Loop* loops, int rank, std::int64_t count, std::int64_t* index, std::int64_t& in_offset,
+                     std::int64_t& out_offset) {
+  const Loop& innermost = loops[rank - 1];
+  in_offset += count * innermost.in_stride;
+  out_offset += count * innermost.out_stride;
+  if ((index[rank - 1] += count) < innermost.extent) return;
+  in_offset -= innermost.in_stride * innermost.extent;
+  out_offset -= innermost.out_stride * innermost.extent;
+  index[rank - 1] = 0;
+  for (int d = rank - 2; d >= 0; --d) {
+    in_offset += loops[d].in_stride;
+    out_offset += loops[d].out_stride;
+    if (++index[d] < loops[d].extent) return;
+    in_offset -= loops[d].in_stride * loops[d].extent;
+    out_offset -= loops[d].out_stride * loops[d].extent;
+    index[d] = 0;
+  }
+}
+
 /// The scalar path: one output over all reduced loops (outermost first), in order.
 template <Reduction R, class T>
 typename ReduceOp<R, T>::Acc scalar_reduce(const T* base, const Loop* loops, int rank) {
@@ -234,23 +256,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
         reduce_outputs(in + in_offset, innermost.in_stride, s.red_loops.data(), count, partial);
         finish(partial, 0, in_offset, out_offset, 0, count, innermost);
         row += count;
-        if (row_loops == 0) continue;
-        // Next outputs: the innermost loop moves `count` on, and on its end the odometer carries.
-        in_offset += count * innermost.in_stride;
-        out_offset += count * innermost.out_stride;
-        if ((index[row_loops - 1] += count) < innermost.extent) continue;
-        in_offset -= innermost.in_stride * innermost.extent;
-        out_offset -= innermost.out_stride * innermost.extent;
-        index[row_loops - 1] = 0;
-        for (int d = row_loops - 2; d >= 0; --d) {
-          const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-          in_offset += loop.in_stride;
-          out_offset += loop.out_stride;
-          if (++index[d] < loop.extent) break;
-          in_offset -= loop.in_stride * loop.extent;
-          out_offset -= loop.out_stride * loop.extent;
-          index[d] = 0;
-        }
+        if (row_loops > 0) advance_outputs(s.out_loops.data(), row_loops, count, index, in_offset, out_offset);
       }
     });
     return;
@@ -357,22 +363,7 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
         const std::int64_t count = std::min({lines_per_call, last_line - line, along});
         reduce_lines(in_offset, out_offset, count, x0, width, buffer.get());
         line += count;
-        if (line_rank == 0) continue;
-        in_offset += count * innermost.in_stride;
-        out_offset += count * innermost.out_stride;
-        if ((index[line_rank - 1] += count) < innermost.extent) continue;
-        in_offset -= innermost.in_stride * innermost.extent;
-        out_offset -= innermost.out_stride * innermost.extent;
-        index[line_rank - 1] = 0;
-        for (int d = line_rank - 2; d >= 0; --d) {
-          const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-          in_offset += loop.in_stride;
-          out_offset += loop.out_stride;
-          if (++index[d] < loop.extent) break;
-          in_offset -= loop.in_stride * loop.extent;
-          out_offset -= loop.out_stride * loop.extent;
-          index[d] = 0;
-        }
+        if (line_rank > 0) advance_outputs(s.out_loops.data(), line_rank, count, index, in_offset, out_offset);
       }
     }
   });

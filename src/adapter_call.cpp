@@ -11,9 +11,9 @@
 #include "einops/detail/platform.hpp"
 #include "einops/pack.hpp"
 #include "einops/pattern_checks.hpp"
-#include "error_context.hpp"
+#include "call_context.hpp"
 #include "kernels/buffer_cache.hpp"
-#include "operation_context.hpp"
+#include "call_context.hpp"
 #include "operation_patterns.hpp"
 
 namespace einops::detail {
@@ -48,8 +48,7 @@ std::string result_mismatch(std::span<const std::int64_t> shape, DType actual, s
 
 /// The error of a result that does not fit the requested type (the inputs were fine).
 [[noreturn]] void fail_for(std::string_view operation, std::string_view pattern, const std::string& reason) {
-  throw EinopsError("Error while processing " + std::string(operation) + " pattern \"" + std::string(pattern) +
-                    "\".\n " + reason);
+  throw_call_error(operation, pattern, "", reason);
 }
 
 }  // namespace
@@ -84,11 +83,7 @@ PlannedCall::PlannedCall(Operation operation, std::optional<std::string_view> re
                          PatternRef pattern, const AxisLengths& lengths)
     : plan_(get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, x.shape, lengths)),
       x_(x), pattern_(pattern.text), lengths_(lengths), label_(label_of(operation, reduction)) {
-  if (plan_->reduction == Reduction::mean && !plan_->reduced_axes.empty() && !is_floating(x.dtype)) {
-    const ErrorContext context{"mean", pattern_, x.shape, lengths_};
-    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype)) +
-                 ")");
-  }
+  check_mean_dtype(*plan_, x.dtype, x.shape, lengths_);
 }
 
 std::span<const std::int64_t> PlannedCall::output_shape() const { return plan_->output_shape; }
@@ -101,7 +96,7 @@ DType PlannedCall::output_dtype() const {
 void PlannedCall::expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const {
   const std::string why = result_mismatch(plan_->output_shape, output_dtype(), rank, dtype, how_to_ask);
   if (why.empty()) return;
-  const ErrorContext context{label_, pattern_, x_.shape, lengths_};
+  const CallContext context{.operation = label_, .pattern = pattern_, .shape = x_.shape, .lengths = &lengths_};
   context.fail(why);
 }
 
@@ -143,11 +138,7 @@ void copy_into(const AnyTensor& y, TensorRef out) {
   if (y.dtype() != out.dtype || !std::equal(y.shape().begin(), y.shape().end(), out.shape.begin(), out.shape.end()))
     throw EinopsError("copy_into: the target is " + format_shape(out.shape) + " " + std::string(dtype_name(out.dtype)) +
                       ", the source " + format_shape(y.shape()) + " " + std::string(dtype_name(y.dtype())));
-  if (y.size() == 0) return;
-  Walk walk;
-  for (std::size_t d = 0; d < y.rank(); ++d) walk.push_output(y.shape()[d], y.strides()[d], out.strides[d]);
-  walk.merge();
-  copy_strided(dtype_size(y.dtype()), y.data(), out.data, walk);
+  copy_layout(dtype_size(y.dtype()), y.shape(), y.data(), y.strides(), out.data, out.strides);
 }
 
 // ---- backends with their own ops ----------------------------------------------------------------
@@ -161,11 +152,7 @@ OpsRecipe ops_recipe(Operation operation, std::optional<std::string_view> reduct
   recipe.elementary_shape = plan->input_axis_lengths;
   recipe.output_shape = plan->output_shape;
   if (plan->reduction && !plan->reduced_axes.empty()) {
-    if (plan->reduction == Reduction::mean && dtype && !is_floating(*dtype)) {
-      const ErrorContext context{"mean", pattern.text, shape, lengths};
-      context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(*dtype)) +
-                   ")");
-    }
+    if (dtype) check_mean_dtype(*plan, *dtype, shape, lengths);
     recipe.reduction = plan->reduction;
     recipe.reduced_axes.assign(plan->reduced_axes.begin(), plan->reduced_axes.end());
   }
@@ -200,7 +187,7 @@ OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pa
   std::vector<AnyTensor> inputs;
   inputs.reserve(shapes.size());
   for (const Shape& shape : shapes) inputs.emplace_back(DType::uint8, nullptr, nullptr, shape, Shape(shape.size(), 0));
-  const OperationContext context{"pack", pattern, inputs};
+  const CallContext context{"pack", pattern, inputs};
   const auto parsed = pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();
@@ -246,7 +233,7 @@ OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std
   const AnyTensor meta(DType::uint8, nullptr, const_cast<unsigned char*>(&placeholder), Shape(shape.begin(), shape.end()),
                        Shape(shape.size(), 0));
   const std::vector<AnyTensor> parts = unpack(meta, packed_shapes, pattern);
-  const auto parsed = pack_pattern(pattern, OperationContext{"unpack", pattern, {}, shape, &packed_shapes});
+  const auto parsed = pack_pattern(pattern, CallContext{.operation = "unpack", .pattern = pattern, .shape = shape, .packed_shapes = &packed_shapes});
   OpsUnpackLayout layout;
   layout.axis = parsed->before.size();
   std::int64_t begin = 0;
@@ -263,7 +250,7 @@ OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std
 
 std::string compact_einsum_pattern(std::string_view pattern) {
   static constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  const auto parsed = einsum_pattern(pattern, OperationContext{"einsum", pattern});
+  const auto parsed = einsum_pattern(pattern, CallContext{"einsum", pattern});
   std::vector<std::string_view> names;  // index = letter
   const auto letter_of = [&](std::string_view name) {
     const auto it = std::find(names.begin(), names.end(), name);

@@ -4,7 +4,6 @@
 #include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
-#include "error_context.hpp"
 
 namespace einops {
 namespace detail {
@@ -46,39 +45,18 @@ std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
   return empty ? 0 : nonzero_product;
 }
 
-namespace {
-
-std::string header(const ErrorContext& context) {
-  std::string message = "Error while processing " + context.operation_label + "-reduction pattern \"" +
-                        std::string(context.pattern) + "\".\n";
-  message += context.list_input ? " Input is a list of tensors; the first has shape " : " Input tensor shape: ";
-  message += format_shape(context.shape) + ".";
-  if (!context.lengths.empty()) {
-    message += " Additional info: {";
-    bool first = true;
-    for (const auto& [name, length] : context.lengths.entries()) {
-      message += (first ? "" : ", ") + name + ": " + std::to_string(length);
-      first = false;
-    }
-    message += "}.";
-  }
-  return message + "\n ";
+std::string error_header(std::string_view operation, std::string_view pattern) {
+  const bool own_pattern_kind =
+      operation == "pack" || operation == "unpack" || operation == "parse_shape" || operation == "einsum";
+  return "Error while processing " + std::string(operation) + (own_pattern_kind ? "" : "-reduction") + " pattern \"" +
+         printable(pattern) + "\".";
 }
 
-}  // namespace
-
-std::string syntax_reason(std::string_view pattern, const PatternError& error) {
-  std::string reason = error.reason;
-  if (error.length > 0)
-    reason += ": '" + printable(pattern.substr(std::min(error.position, pattern.size()), error.length)) + "'";
-  reason += "\n   " + printable(pattern) + "\n   " + caret_line(pattern, error.position);
-  return reason;
-}
-
-void ErrorContext::fail(const std::string& reason) const { throw EinopsError(header(*this) + reason); }
-
-void ErrorContext::fail_syntax(const PatternError& error) const {
-  fail(syntax_reason(pattern, error));
+void throw_call_error(std::string_view operation, std::string_view pattern, std::string_view inputs_line,
+                      std::string_view reason) {
+  std::string message = error_header(operation, pattern) + "\n ";
+  if (!inputs_line.empty()) message.append(inputs_line).append("\n ");
+  throw EinopsError(message.append(reason));
 }
 
 }  // namespace detail

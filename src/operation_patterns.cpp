@@ -18,7 +18,7 @@ using TextCache = TextKeyedCache<std::shared_ptr<const Parsed>>;
 /// The cached result of `parse(pattern)` (a ParseResult) followed by `check(value)` (a PatternError).
 template <class Parsed, class Parse, class Check>
 std::shared_ptr<const Parsed> cached(TextCache<Parsed>& cache, std::string_view pattern,
-                                     const OperationContext& context, Parse&& parse, Check&& check) {
+                                     const CallContext& context, Parse&& parse, Check&& check) {
   if (auto hit = cache.find(pattern)) return *hit;
   ParseResult<Parsed> parsed = parse(pattern);
   if (!parsed.ok()) context.fail_syntax(parsed.error);
@@ -30,14 +30,14 @@ std::shared_ptr<const Parsed> cached(TextCache<Parsed>& cache, std::string_view 
 
 }  // namespace
 
-std::shared_ptr<const PackPattern> pack_pattern(std::string_view pattern, const OperationContext& context) {
+std::shared_ptr<const PackPattern> pack_pattern(std::string_view pattern, const CallContext& context) {
   static TextCache<PackPattern> cache(kCacheCapacity);
   return cached(
       cache, pattern, context, [](std::string_view text) { return parse_pack_pattern(text); },
       [](const PackPattern&) { return PatternError{}; });
 }
 
-std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, const OperationContext& context) {
+std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, const CallContext& context) {
   static TextCache<Expression> cache(kCacheCapacity);
   return cached(
       cache, pattern, context,
@@ -45,7 +45,7 @@ std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, 
       [](const Expression& expression) { return check_parse_shape_pattern(expression); });
 }
 
-std::shared_ptr<const EinsumPattern> einsum_pattern(std::string_view pattern, const OperationContext& context) {
+std::shared_ptr<const EinsumPattern> einsum_pattern(std::string_view pattern, const CallContext& context) {
   static TextCache<EinsumPattern> cache(kCacheCapacity);
   return cached(
       cache, pattern, context, [](std::string_view text) { return parse_einsum_pattern(text); },

@@ -6,15 +6,15 @@
 #include <string_view>
 
 #include "einops/pattern.hpp"
-#include "operation_context.hpp"
+#include "call_context.hpp"
 
 namespace einops::detail {
 
 /// `b * c`; throws EinopsError (through `context`) for a malformed pattern.
-std::shared_ptr<const PackPattern> pack_pattern(std::string_view pattern, const OperationContext& context);
+std::shared_ptr<const PackPattern> pack_pattern(std::string_view pattern, const CallContext& context);
 /// `b _ h w` (with `_`, `...`, unit and anonymous axes, no composition).
-std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, const OperationContext& context);
+std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, const CallContext& context);
 /// `a b, b c -> a c`, with einsum's shape-free checks done.
-std::shared_ptr<const EinsumPattern> einsum_pattern(std::string_view pattern, const OperationContext& context);
+std::shared_ptr<const EinsumPattern> einsum_pattern(std::string_view pattern, const CallContext& context);
 
 }  // namespace einops::detail

@@ -5,7 +5,7 @@
 
 #include "einops/detail/kernels.hpp"
 #include "kernels/buffer_cache.hpp"
-#include "error_context.hpp"
+#include "call_context.hpp"
 
 namespace einops {
 namespace {
@@ -14,13 +14,12 @@ namespace {
 AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::string_view pattern,
                 const AxisLengths& lengths) {
   if (xs.empty())
-    throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
-                      std::string(pattern) + "\".\n Input is an empty list: rearrange/reduce/repeat need at least one tensor");
+    detail::throw_call_error(operation, pattern, "", detail::kEmptyListReason);
   const AnyTensor& first = xs.front();
   for (const AnyTensor& x : xs)
     if (x.dtype() != first.dtype() ||
         !std::equal(x.shape().begin(), x.shape().end(), first.shape().begin(), first.shape().end())) {
-      const detail::ErrorContext context{std::string(operation), pattern, first.shape(), lengths, true};
+      const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
       context.fail("All input tensors must have the same shape and dtype: tensor 0 is " +
                    detail::format_shape(first.shape()) + " " + std::string(dtype_name(first.dtype())) + ", tensor " +
                    std::to_string(&x - xs.data()) + " is " + detail::format_shape(x.shape()) + " " +
@@ -30,7 +29,7 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
   shape.insert(shape.end(), first.shape().begin(), first.shape().end());
   if (shape.size() > static_cast<std::size_t>(detail::kMaxRank) ||
       !detail::allocation_problem(shape, dtype_size(first.dtype())).empty()) {
-    const detail::ErrorContext context{std::string(operation), pattern, first.shape(), lengths, true};
+    const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
     if (shape.size() > static_cast<std::size_t>(detail::kMaxRank))
       context.fail("The stacked list would have " + std::to_string(shape.size()) +
                    " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
@@ -40,13 +39,9 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
   const std::int64_t slice = first.size();
   const std::size_t element = dtype_size(first.dtype());
   const Shape slice_strides = detail::row_major_strides(first.shape());
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    detail::Walk walk;
-    for (std::size_t d = 0; d < first.rank(); ++d) walk.push_output(first.shape()[d], xs[i].strides()[d], slice_strides[d]);
-    walk.merge();
-    detail::copy_strided(element, xs[i].data(),
-                         static_cast<char*>(stacked.data()) + static_cast<std::size_t>(slice) * element * i, walk);
-  }
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    detail::copy_layout(element, first.shape(), xs[i].data(), xs[i].strides(),
+                        static_cast<char*>(stacked.data()) + static_cast<std::size_t>(slice) * element * i, slice_strides);
   return stacked;
 }
 
@@ -64,14 +59,6 @@ bool same_shape(std::span<const std::int64_t> a, std::span<const std::int64_t> b
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i] != b[i]) return false;
   return true;
-}
-
-void check_mean_dtype(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
-  if (plan.reduction == Reduction::mean && !plan.reduced_axes.empty() && !is_floating(x.dtype)) {
-    const detail::ErrorContext context{"mean", plan.pattern, x.shape, lengths};
-    context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(x.dtype)) +
-                 ")");
-  }
 }
 
 bool moves_only(const Plan& plan) { return plan.reduced_axes.empty() || !plan.reduction; }
@@ -104,7 +91,7 @@ void check_result_size(const Plan& plan, std::size_t element_size, std::span<con
   const std::string problem = allocation_problem(plan.output_shape, element_size);
   if (problem.empty()) return;
   const std::string label(plan.reduction ? reduction_name(*plan.reduction) : operation_name(plan.operation));
-  const ErrorContext context{label, plan.pattern, input_shape, lengths};
+  const CallContext context{.operation = label, .pattern = plan.pattern, .shape = input_shape, .lengths = &lengths};
   context.fail("The result is too large: " + problem);
 }
 
@@ -114,7 +101,7 @@ namespace {
 
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
 AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
-  check_mean_dtype(plan, x, lengths);
+  detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
   if (auto strides = detail::view_strides(plan, x.strides))
     return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, plan.output_shape,
                      std::move(*strides));
@@ -127,12 +114,12 @@ AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths
 }
 
 void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths, std::string_view label) {
-  check_mean_dtype(plan, x, lengths);
+  detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
   const DType expected = result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
   if (out.dtype != expected ||
       !same_shape(out_shape, plan.output_shape)) {
-    const detail::ErrorContext context{std::string(label), plan.pattern, x.shape, lengths};
+    const detail::CallContext context{.operation = label, .pattern = plan.pattern, .shape = x.shape, .lengths = &lengths};
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype)) +
                  ", the result is " + detail::format_shape(plan.output_shape) + " " +
                  std::string(dtype_name(expected)));
@@ -172,11 +159,7 @@ AnyTensor contiguous(const TensorRef& x) {
     return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, std::move(shape),
                      Shape(x.strides.begin(), x.strides.end()));
   AnyTensor out = new_result(x.dtype, shape);
-  const Shape out_strides = row_major_strides(shape);
-  Walk walk;
-  for (std::size_t d = 0; d < shape.size(); ++d) walk.push_output(shape[d], x.strides[d], out_strides[d]);
-  walk.merge();
-  copy_strided(dtype_size(x.dtype), x.data, out.data(), walk);
+  copy_layout(dtype_size(x.dtype), shape, x.data, x.strides, out.data(), out.strides());
   return out;
 }
 

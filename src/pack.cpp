@@ -9,13 +9,13 @@
 #include "einops/detail/kernels.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/detail/walk.hpp"
-#include "operation_context.hpp"
+#include "call_context.hpp"
 #include "operation_patterns.hpp"
 
 namespace einops {
 namespace {
 
-std::int64_t checked_product(std::span<const std::int64_t> lengths, const detail::OperationContext& context) {
+std::int64_t checked_product(std::span<const std::int64_t> lengths, const detail::CallContext& context) {
   std::int64_t product = 1;
   for (std::int64_t length : lengths)
     if (detail::checked_mul(product, length, product)) context.fail("The packed lengths overflow int64");
@@ -56,7 +56,7 @@ void copy_into_slice(const AnyTensor& x, const AnyTensor& out, std::size_t befor
 
 Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::OperationContext context{"pack", pattern, tensors};
+  const detail::CallContext context{"pack", pattern, tensors};
   const auto parsed = detail::pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();
@@ -111,7 +111,7 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_
 std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
                               pack_pattern pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::OperationContext context{"unpack", pattern, {}, packed.shape(), &packed_shapes};
+  const detail::CallContext context{.operation = "unpack", .pattern = pattern, .shape = packed.shape(), .packed_shapes = &packed_shapes};
   const auto parsed = detail::pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "einops/error.hpp"
-#include "operation_context.hpp"
+#include "call_context.hpp"
 #include "operation_patterns.hpp"
 
 namespace einops {
@@ -23,7 +23,7 @@ bool ParsedShape::contains(std::string_view name) const {
 
 ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::OperationContext context{"parse_shape", pattern, {}, shape};
+  const detail::CallContext context{.operation = "parse_shape", .pattern = pattern, .shape = shape};
   const auto parsed = detail::parse_shape_pattern(pattern, context);
   const std::vector<Group>& groups = parsed->groups;
   const std::size_t fixed = groups.size() - (parsed->has_ellipsis ? 1 : 0);

@@ -17,7 +17,7 @@ auto& arrow_cache() {
 
 }  // namespace
 
-std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern, const ErrorContext& context) {
+std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern, const CallContext& context) {
   if (auto hit = arrow_cache().find(pattern)) return *hit;
   ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
   if (!parsed.ok()) context.fail_syntax(parsed.error);

@@ -6,11 +6,11 @@
 #include <string_view>
 
 #include "einops/pattern.hpp"
-#include "error_context.hpp"
+#include "call_context.hpp"
 
 namespace einops::detail {
 
 /// The parsed `left -> right` pattern; throws EinopsError (through `context`) on a syntax error.
-std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern, const ErrorContext& context);
+std::shared_ptr<const ArrowPattern> parse_arrow_cached(std::string_view pattern, const CallContext& context);
 
 }  // namespace einops::detail

@@ -378,8 +378,7 @@ template <class X>
 X stack_with_ops(const std::vector<X>& xs, std::string_view operation, std::string_view pattern) {
   using Traits = tensor_traits<X>;
   if (xs.empty())
-    throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
-                      std::string(pattern) + "\".\n Input is an empty list: rearrange/reduce/repeat need at least one tensor");
+    throw_call_error(operation, pattern, "", kEmptyListReason);
   std::vector<X> lifted;
   lifted.reserve(xs.size());
   for (const X& x : xs) {

@@ -38,5 +38,21 @@ std::string caret_line(std::string_view pattern, std::size_t position);
 /// The pattern with control characters shown as '?', so the caret line under it stays aligned.
 std::string printable(std::string_view text);
 
+/// einops' first line of an error about a call, written only here:
+/// `Error while processing <operation>-reduction pattern "<pattern>".` for rearrange, repeat and
+/// the reductions (einops' own wording), `Error while processing <operation> pattern "...".` for
+/// pack, unpack, parse_shape and einsum.
+std::string error_header(std::string_view operation, std::string_view pattern);
+
+/// The reason of a rearrange, reduce or repeat of an empty list of tensors.
+inline constexpr std::string_view kEmptyListReason =
+    "Input is an empty list: rearrange/reduce/repeat need at least one tensor";
+
+/// Throws EinopsError laid out as einops lays it out: error_header, then " <inputs_line>" on a
+/// line of its own when it is not empty (the input shapes, "Input tensor shape: (2, 3)."), then
+/// " <reason>".
+[[noreturn]] void throw_call_error(std::string_view operation, std::string_view pattern, std::string_view inputs_line,
+                                   std::string_view reason);
+
 }  // namespace detail
 }  // namespace einops

@@ -51,7 +51,7 @@ constexpr std::uint16_t narrow_float_bits(double value) {
 }
 
 /// float -> binary16 bits, rounded to nearest even, as narrow_float_bits<5, 10> does but without
-/// going through double (about 10x faster: reductions and copies of float16 narrow every output).
+/// going through double (reductions and copies of float16 narrow every output, so it must be cheap).
 /// Normal results rebias the exponent and add the rounding bias in integer arithmetic; subnormal
 /// ones let the FPU round (adding 0.5f aligns the mantissa to the smallest subnormal's unit).
 constexpr std::uint16_t float_to_half_bits(float value) {

@@ -72,6 +72,96 @@ struct PatternError {
   constexpr explicit operator bool() const { return kind != PatternErrorKind::none; }
 };
 
+/// Most distinct axis names one einsum may use: einops maps them onto the 52 ASCII letters.
+inline constexpr std::size_t kMaxEinsumNames = 52;
+/// Most operands one einsum pattern may list (bounds the work for a hostile "a,a,a,...").
+inline constexpr std::size_t kMaxEinsumOperands = kMaxPatternAxes;
+
+namespace detail {
+
+/// A message naming a limit, built from the limit's constant (so that no number is written twice).
+template <std::size_t Size>
+struct LimitReason {
+  char text[Size]{};
+};
+
+/// `prefix`, the decimal `limit`, then `suffix`, as a constant.
+template <std::size_t P, std::size_t S>
+constexpr LimitReason<P + S + 20> limit_reason(const char (&prefix)[P], std::size_t limit, const char (&suffix)[S]) {
+  LimitReason<P + S + 20> out;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 1 < P; ++i) out.text[n++] = prefix[i];
+  char digits[20]{};
+  std::size_t count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + limit % 10);
+    limit /= 10;
+  } while (limit > 0);
+  while (count > 0) out.text[n++] = digits[--count];
+  for (std::size_t i = 0; i < S; ++i) out.text[n++] = suffix[i];  // with its terminating NUL
+  return out;
+}
+
+inline constexpr auto kTooManyAxesReason =
+    limit_reason("Too many axes in one expression (the limit is ", kMaxPatternAxes, ")");
+inline constexpr auto kTooManyEinsumNamesReason =
+    limit_reason("Too many axes in einsum (the limit is ", kMaxEinsumNames, " names)");
+inline constexpr auto kTooManyOperandsReason =
+    limit_reason("Too many operands in einsum (the limit is ", kMaxEinsumOperands, ")");
+
+}  // namespace detail
+
+
+/// The reason of every error kind, in words, written only here: the parser, the checks, the plan
+/// and the compile-time diagnostics all take their text from this table.
+constexpr const char* reason_text(PatternErrorKind kind) {
+  switch (kind) {
+    case PatternErrorKind::none: return "";
+    case PatternErrorKind::arrow_count: return "Pattern needs an arrow (->) between its two sides";
+    case PatternErrorKind::arrow_repeated: return "Pattern may contain the arrow (->) only once";
+    case PatternErrorKind::dots_outside_ellipsis: return "Expression may contain dots only inside ellipsis (...)";
+    case PatternErrorKind::ellipsis_repeated:
+      return "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor";
+    case PatternErrorKind::nested_brackets: return "Axis composition is one-level (brackets inside brackets not allowed)";
+    case PatternErrorKind::unbalanced_close: return "Brackets are not balanced";
+    case PatternErrorKind::unbalanced_open: return "Imbalanced parentheses in expression";
+    case PatternErrorKind::unknown_character: return "Unknown character";
+    case PatternErrorKind::invalid_utf8: return "Invalid UTF-8 in pattern";
+    case PatternErrorKind::duplicate_axis: return "Indexing expression contains duplicate dimension";
+    case PatternErrorKind::invalid_identifier: return "Invalid axis identifier: not a valid python identifier";
+    case PatternErrorKind::underscore_edges:
+      return "Invalid axis identifier: axis name should not start or end with underscore";
+    case PatternErrorKind::anonymous_zero: return "Anonymous axis should have positive length, not 0";
+    case PatternErrorKind::anonymous_too_large: return "Anonymous axis length is too large";
+    case PatternErrorKind::too_many_axes: return detail::kTooManyAxesReason.text;
+    case PatternErrorKind::ellipsis_right_only: return "Ellipsis found in right side, but not left side of a pattern";
+    case PatternErrorKind::ellipsis_parenthesized_left:
+      return "Ellipsis inside parenthesis in the left side is not allowed";
+    case PatternErrorKind::anonymous_in_rearrange:
+      return "Non-unitary anonymous axes are not supported in rearrange (exception is length 1)";
+    case PatternErrorKind::identifier_one_side: return "Identifiers only on one side of expression (should be on both)";
+    case PatternErrorKind::repeat_left_identifier: return "Unexpected identifiers on the left side of repeat";
+    case PatternErrorKind::repeat_missing_size: return "Specify sizes for new axes in repeat";
+    case PatternErrorKind::reduce_right_identifier: return "Unexpected identifiers on the right side of reduce";
+    case PatternErrorKind::invalid_length_name: return "Invalid name for an axis";
+    case PatternErrorKind::unused_length_name: return "Axis is not used in transform";
+    case PatternErrorKind::duplicate_length_name: return "Axis length is given twice";
+    case PatternErrorKind::input_rank_mismatch: return "Wrong shape: the input rank does not match the pattern";
+    case PatternErrorKind::pack_duplicate_axis: return "Duplicates in axes names";
+    case PatternErrorKind::pack_missing_star: return "No *-axis in pattern";
+    case PatternErrorKind::pack_invalid_axis: return "Invalid axis name";
+    case PatternErrorKind::composite_axis: return "Can't parse shape with composite axes";
+    case PatternErrorKind::ellipsis_in_group: return "Ellipsis inside parenthesis is not allowed here";
+    case PatternErrorKind::einsum_unit_axis: return "Singleton () axes are not supported in einsum";
+    case PatternErrorKind::einsum_composition: return "Shape rearrangement is not supported in einsum";
+    case PatternErrorKind::einsum_anonymous: return "Anonymous axes are not supported in einsum";
+    case PatternErrorKind::einsum_unknown_output_axis: return "Unknown axis on right side of einsum";
+    case PatternErrorKind::einsum_too_many_axes: return detail::kTooManyEinsumNamesReason.text;
+    case PatternErrorKind::einsum_too_many_operands: return detail::kTooManyOperandsReason.text;
+  }
+  return "";
+}
+
 enum class AxisKind : std::uint8_t { named, anonymous, ellipsis };
 
 /// One elementary axis as written: a name, an anonymous length such as `3`, or `...`.
@@ -133,9 +223,8 @@ struct ArrowPattern {
 
 namespace detail::grammar {
 
-constexpr PatternError make_error(PatternErrorKind kind, const char* reason, std::size_t position,
-                                  std::size_t length = 0) {
-  return PatternError{kind, reason, position, length};
+constexpr PatternError make_error(PatternErrorKind kind, std::size_t position, std::size_t length = 0) {
+  return PatternError{kind, reason_text(kind), position, length};
 }
 
 /// A code point and the bytes it took; length 0 means malformed UTF-8.
@@ -230,14 +319,11 @@ constexpr PatternError check_dots(std::string_view text, std::size_t offset) {
   if (first_dot == std::string_view::npos) return {};
   const std::size_t ellipsis = find_text(text, "...");
   if (ellipsis == std::string_view::npos)
-    return make_error(PatternErrorKind::dots_outside_ellipsis,
-                      "Expression may contain dots only inside ellipsis (...)", offset + first_dot, 1);
+    return make_error(PatternErrorKind::dots_outside_ellipsis, offset + first_dot, 1);
   if (count_occurrences(text, "...") != 1 || count_occurrences(text, ".") != 3) {
     const std::size_t second = find_text(text, '.', ellipsis + 3);
     const std::size_t stray = second != std::string_view::npos ? second : first_dot;
-    return make_error(PatternErrorKind::ellipsis_repeated,
-                      "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor",
-                      offset + stray, 1);
+    return make_error(PatternErrorKind::ellipsis_repeated, offset + stray, 1);
   }
   return {};
 }
@@ -264,13 +350,13 @@ constexpr bool is_identifier(std::string_view token) {
 
 /// axis-name-rule: an identifier that neither starts nor ends with `_` (a lone `_` only where allowed).
 /// Returns the reason a name is refused, or nullptr.
-constexpr const char* axis_name_problem(std::string_view name, bool allow_underscore) {
-  if (name.empty() || !is_identifier(name)) return "Invalid axis identifier: not a valid python identifier";
+constexpr PatternErrorKind axis_name_problem(std::string_view name, bool allow_underscore) {
+  if (name.empty() || !is_identifier(name)) return PatternErrorKind::invalid_identifier;
   if (name.front() == '_' || name.back() == '_') {
-    if (allow_underscore && name == "_") return nullptr;
-    return "Invalid axis identifier: axis name should not start or end with underscore";
+    if (allow_underscore && name == "_") return PatternErrorKind::none;
+    return PatternErrorKind::underscore_edges;
   }
-  return nullptr;
+  return PatternErrorKind::none;
 }
 
 /// Builds the expression token by token; keeps einops' order of checks.
@@ -309,8 +395,7 @@ struct ExpressionBuilder {
     const std::string_view token = text.substr(begin, end - begin);
     const std::size_t position = offset + begin;
     if (++axis_count > kMaxPatternAxes)
-      return make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
-                        position, token.size());
+      return make_error(PatternErrorKind::too_many_axes, position, token.size());
     if (token == "...") {
       expression.has_ellipsis = true;
       expression.ellipsis_parenthesized = open_group != nullptr;
@@ -325,12 +410,11 @@ struct ExpressionBuilder {
         if (value > limit / 10) value = limit + 1;
         else value = value * 10 + (c - '0');
         if (value > limit)
-          return make_error(PatternErrorKind::anonymous_too_large, "Anonymous axis length is too large", position,
+          return make_error(PatternErrorKind::anonymous_too_large, position,
                             token.size());
       }
       if (value == 0)
-        return make_error(PatternErrorKind::anonymous_zero, "Anonymous axis should have positive length, not 0",
-                          position, token.size());
+        return make_error(PatternErrorKind::anonymous_zero, position, token.size());
       if (value == 1) {  // a unit axis: an empty group at top level, nothing inside brackets
         if (open_group == nullptr) {
           Group unit{};
@@ -344,13 +428,10 @@ struct ExpressionBuilder {
       return {};
     }
     if (!(options.allow_underscore && token == "_") && !options.allow_duplicates && seen_name(token))
-      return make_error(PatternErrorKind::duplicate_axis, "Indexing expression contains duplicate dimension",
-                        position, token.size());
-    if (const char* problem = axis_name_problem(token, options.allow_underscore)) {
-      const bool underscore = is_identifier(token);
-      return make_error(underscore ? PatternErrorKind::underscore_edges : PatternErrorKind::invalid_identifier,
-                        problem, position, token.size());
-    }
+      return make_error(PatternErrorKind::duplicate_axis, position, token.size());
+    if (const PatternErrorKind problem = axis_name_problem(token, options.allow_underscore);
+        problem != PatternErrorKind::none)
+      return make_error(problem, position, token.size());
     append(Axis{AxisKind::named, AxisName(token), 0, position});
     return {};
   }
@@ -388,9 +469,7 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
       if (c == '(') {
         bracket_axis_count = builder.axis_count;
         if (builder.open_group != nullptr) {
-          result.error = make_error(PatternErrorKind::nested_brackets,
-                                    "Axis composition is one-level (brackets inside brackets not allowed)",
-                                    offset + at, 1);
+          result.error = make_error(PatternErrorKind::nested_brackets, offset + at, 1);
           return result;
         }
         builder.bracket = Group{};
@@ -400,13 +479,12 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
         bracket_begin = at;
       } else if (c == ')') {
         if (builder.open_group == nullptr) {
-          result.error = make_error(PatternErrorKind::unbalanced_close, "Brackets are not balanced", offset + at, 1);
+          result.error = make_error(PatternErrorKind::unbalanced_close, offset + at, 1);
           return result;
         }
         // An empty "()" is a dimension too: it counts, so a side never has more dimensions than the limit.
         if (builder.axis_count == bracket_axis_count && ++builder.axis_count > kMaxPatternAxes) {
-          result.error = make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
-                                    offset + bracket_begin, at + 1 - bracket_begin);
+          result.error = make_error(PatternErrorKind::too_many_axes, offset + bracket_begin, at + 1 - bracket_begin);
           return result;
         }
         builder.expression.groups.push_back(static_cast<Group&&>(builder.bracket));
@@ -422,19 +500,18 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
     }
     const CodePoint cp = decode_utf8(text, at);
     if (cp.length == 0) {
-      result.error = make_error(PatternErrorKind::invalid_utf8, "Invalid UTF-8 in pattern", offset + at, 1);
+      result.error = make_error(PatternErrorKind::invalid_utf8, offset + at, 1);
       return result;
     }
     if (!is_identifier_char(cp.value)) {
-      result.error = make_error(PatternErrorKind::unknown_character, "Unknown character", offset + at, cp.length);
+      result.error = make_error(PatternErrorKind::unknown_character, offset + at, cp.length);
       return result;
     }
     if (token_begin == std::string_view::npos) token_begin = at;
     at += cp.length;
   }
   if (builder.open_group != nullptr) {
-    result.error = make_error(PatternErrorKind::unbalanced_open, "Imbalanced parentheses in expression",
-                              offset + bracket_begin, 1);
+    result.error = make_error(PatternErrorKind::unbalanced_open, offset + bracket_begin, 1);
     return result;
   }
   if (PatternError error = finish_token(text.size())) {
@@ -451,13 +528,12 @@ constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern
   ParseResult<ArrowPattern> result;
   const std::size_t arrow = find_text(pattern, "->");
   if (arrow == std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs an arrow (->) between its two sides",
-                              pattern.size(), 0);
+    result.error = make_error(PatternErrorKind::arrow_count, pattern.size(), 0);
     return result;
   }
   const std::size_t second = find_text(pattern, "->", arrow + 2);
   if (second != std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_repeated, "Pattern may contain the arrow (->) only once", second, 2);
+    result.error = make_error(PatternErrorKind::arrow_repeated, second, 2);
     return result;
   }
   result.value.arrow_position = arrow;
@@ -478,7 +554,7 @@ constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern
 
 /// True when `name` may be given as an axis length (a valid, non-underscore-edged identifier).
 constexpr bool is_valid_axis_name(std::string_view name) {
-  return detail::grammar::axis_name_problem(name, false) == nullptr;
+  return detail::grammar::axis_name_problem(name, false) == PatternErrorKind::none;
 }
 
 /// A pack/unpack pattern such as `"b * c"`: the named axes before and after the one `*`.
@@ -529,14 +605,13 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
   const auto text_of = [&](const Token& token) { return pattern.substr(token.begin, token.end - token.begin); };
   if (tokens.size() > kMaxPatternAxes) {
     const Token& extra = tokens[kMaxPatternAxes];
-    result.error = make_error(PatternErrorKind::too_many_axes, "Too many axes in one expression (the limit is 64)",
-                              extra.begin, extra.end - extra.begin);
+    result.error = make_error(PatternErrorKind::too_many_axes, extra.begin, extra.end - extra.begin);
     return result;
   }
   for (std::size_t i = 0; i < tokens.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (text_of(tokens[i]) == text_of(tokens[j])) {
-        result.error = make_error(PatternErrorKind::pack_duplicate_axis, "Duplicates in axes names", tokens[i].begin,
+        result.error = make_error(PatternErrorKind::pack_duplicate_axis, tokens[i].begin,
                                   tokens[i].end - tokens[i].begin);
         return result;
       }
@@ -544,7 +619,7 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
   for (std::size_t i = 0; i < tokens.size(); ++i)
     if (text_of(tokens[i]) == "*") star = i;
   if (star == tokens.size()) {
-    result.error = make_error(PatternErrorKind::pack_missing_star, "No *-axis in pattern", pattern.size(), 0);
+    result.error = make_error(PatternErrorKind::pack_missing_star, pattern.size(), 0);
     return result;
   }
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -552,7 +627,7 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
     const std::string_view name = text_of(tokens[i]);
     if (!is_valid_axis_name(name)) {
       result.error =
-          make_error(PatternErrorKind::pack_invalid_axis, "Invalid axis name", tokens[i].begin, name.size());
+          make_error(PatternErrorKind::pack_invalid_axis, tokens[i].begin, name.size());
       return result;
     }
     (i < star ? result.value.before : result.value.after)
@@ -578,12 +653,11 @@ constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view patte
   ParseResult<EinsumPattern> result;
   const std::size_t arrow = find_text(pattern, "->");
   if (arrow == std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_count, "Pattern needs an arrow (->) between its two sides",
-                              pattern.size(), 0);
+    result.error = make_error(PatternErrorKind::arrow_count, pattern.size(), 0);
     return result;
   }
   if (const std::size_t second = find_text(pattern, "->", arrow + 2); second != std::string_view::npos) {
-    result.error = make_error(PatternErrorKind::arrow_repeated, "Pattern may contain the arrow (->) only once", second, 2);
+    result.error = make_error(PatternErrorKind::arrow_repeated, second, 2);
     return result;
   }
   result.value.arrow_position = arrow;
@@ -591,9 +665,8 @@ constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view patte
   for (std::size_t begin = 0;;) {
     const std::size_t comma = find_text(left, ',', begin);
     const std::size_t end = comma == std::string_view::npos ? left.size() : comma;
-    if (result.value.inputs.size() == kMaxPatternAxes) {  // bounds the work for a hostile "a,a,a,..."
-      result.error = make_error(PatternErrorKind::einsum_too_many_operands, "Too many operands in einsum (the limit is 64)",
-                                begin, end - begin);
+    if (result.value.inputs.size() == kMaxEinsumOperands) {
+      result.error = make_error(PatternErrorKind::einsum_too_many_operands, begin, end - begin);
       return result;
     }
     ParseResult<Expression> operand =

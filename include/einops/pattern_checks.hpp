@@ -1,4 +1,4 @@
-// Shape-free checks of a parsed pattern for one operation, and the one table of error reasons.
+// Shape-free checks of a parsed pattern for one operation.
 //
 // Everything here is constexpr: the same functions validate a literal during compilation and a
 // run-time string in the plan, so both report the same reason in the same words.
@@ -23,56 +23,6 @@ constexpr std::string_view operation_name(Operation operation) {
     case Operation::repeat: return "repeat";
   }
   return "?";
-}
-
-/// The reason of every error kind, in words: the parser, the plan and the compile-time
-/// diagnostics all take their text from here (a test checks the parser agrees).
-constexpr const char* reason_text(PatternErrorKind kind) {
-  switch (kind) {
-    case PatternErrorKind::none: return "";
-    case PatternErrorKind::arrow_count: return "Pattern needs an arrow (->) between its two sides";
-    case PatternErrorKind::arrow_repeated: return "Pattern may contain the arrow (->) only once";
-    case PatternErrorKind::dots_outside_ellipsis: return "Expression may contain dots only inside ellipsis (...)";
-    case PatternErrorKind::ellipsis_repeated:
-      return "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor";
-    case PatternErrorKind::nested_brackets: return "Axis composition is one-level (brackets inside brackets not allowed)";
-    case PatternErrorKind::unbalanced_close: return "Brackets are not balanced";
-    case PatternErrorKind::unbalanced_open: return "Imbalanced parentheses in expression";
-    case PatternErrorKind::unknown_character: return "Unknown character";
-    case PatternErrorKind::invalid_utf8: return "Invalid UTF-8 in pattern";
-    case PatternErrorKind::duplicate_axis: return "Indexing expression contains duplicate dimension";
-    case PatternErrorKind::invalid_identifier: return "Invalid axis identifier: not a valid python identifier";
-    case PatternErrorKind::underscore_edges:
-      return "Invalid axis identifier: axis name should not start or end with underscore";
-    case PatternErrorKind::anonymous_zero: return "Anonymous axis should have positive length, not 0";
-    case PatternErrorKind::anonymous_too_large: return "Anonymous axis length is too large";
-    case PatternErrorKind::too_many_axes: return "Too many axes in one expression (the limit is 64)";
-    case PatternErrorKind::ellipsis_right_only: return "Ellipsis found in right side, but not left side of a pattern";
-    case PatternErrorKind::ellipsis_parenthesized_left:
-      return "Ellipsis inside parenthesis in the left side is not allowed";
-    case PatternErrorKind::anonymous_in_rearrange:
-      return "Non-unitary anonymous axes are not supported in rearrange (exception is length 1)";
-    case PatternErrorKind::identifier_one_side: return "Identifiers only on one side of expression (should be on both)";
-    case PatternErrorKind::repeat_left_identifier: return "Unexpected identifiers on the left side of repeat";
-    case PatternErrorKind::repeat_missing_size: return "Specify sizes for new axes in repeat";
-    case PatternErrorKind::reduce_right_identifier: return "Unexpected identifiers on the right side of reduce";
-    case PatternErrorKind::invalid_length_name: return "Invalid name for an axis";
-    case PatternErrorKind::unused_length_name: return "Axis is not used in transform";
-    case PatternErrorKind::duplicate_length_name: return "Axis length is given twice";
-    case PatternErrorKind::input_rank_mismatch: return "Wrong shape: the input rank does not match the pattern";
-    case PatternErrorKind::pack_duplicate_axis: return "Duplicates in axes names";
-    case PatternErrorKind::pack_missing_star: return "No *-axis in pattern";
-    case PatternErrorKind::pack_invalid_axis: return "Invalid axis name";
-    case PatternErrorKind::composite_axis: return "Can't parse shape with composite axes";
-    case PatternErrorKind::ellipsis_in_group: return "Ellipsis inside parenthesis is not allowed here";
-    case PatternErrorKind::einsum_unit_axis: return "Singleton () axes are not supported in einsum";
-    case PatternErrorKind::einsum_composition: return "Shape rearrangement is not supported in einsum";
-    case PatternErrorKind::einsum_anonymous: return "Anonymous axes are not supported in einsum";
-    case PatternErrorKind::einsum_unknown_output_axis: return "Unknown axis on right side of einsum";
-    case PatternErrorKind::einsum_too_many_axes: return "Too many axes in einsum (the limit is 52 names)";
-    case PatternErrorKind::einsum_too_many_operands: return "Too many operands in einsum (the limit is 64)";
-  }
-  return "";
 }
 
 namespace detail::checks {
@@ -193,9 +143,6 @@ constexpr PatternError check_parse_shape_pattern(const Expression& expression) {
       return fault(PatternErrorKind::ellipsis_in_group, group.axes[0]);
   return {};
 }
-
-/// Most distinct axis names one einsum may use: einops maps them onto the 52 ASCII letters.
-inline constexpr std::size_t kMaxEinsumNames = 52;
 
 namespace detail::checks {
 

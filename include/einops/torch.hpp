@@ -293,9 +293,8 @@ inline std::string shape_text(at::IntArrayRef shape) {
 /// An error torch raised while running a planned call, as an EinopsError naming the call.
 [[noreturn]] inline void fail_from_torch(std::string_view operation, std::string_view pattern, at::IntArrayRef shape,
                                          const c10::Error& error) {
-  throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
-                    std::string(pattern) + "\".\n Input tensor shape: " + shape_text(shape) +
-                    ".\n torch raised: " + error.what_without_backtrace());
+  throw_call_error(operation, pattern, "Input tensor shape: " + shape_text(shape) + ".",
+                   std::string("torch raised: ") + error.what_without_backtrace());
 }
 
 /// The minimum and maximum of nothing have no value: einops (numpy) refuses them, torch would too.
@@ -303,10 +302,9 @@ inline void check_empty_extremum(const Steps& steps, std::string_view pattern, a
   if (!steps.reduction || (*steps.reduction != Reduction::min && *steps.reduction != Reduction::max)) return;
   for (std::int64_t axis : steps.reduced_axes)
     if (steps.elementary_shape[static_cast<std::size_t>(axis)] == 0)
-      throw EinopsError("Error while processing " + std::string(reduction_name(*steps.reduction)) +
-                        "-reduction pattern \"" + std::string(pattern) + "\".\n Input tensor shape: " +
-                        shape_text(shape) + ".\n zero-size array to reduction operation " +
-                        (*steps.reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
+      throw_call_error(reduction_name(*steps.reduction), pattern, "Input tensor shape: " + shape_text(shape) + ".",
+                       std::string("zero-size array to reduction operation ") +
+                           (*steps.reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
 }
 
 inline at::Tensor apply(Operation operation, std::optional<std::string_view> reduction, const at::Tensor& x,
@@ -325,15 +323,14 @@ inline at::Tensor apply(Operation operation, std::optional<std::string_view> red
 /// A list is stacked on a new leading axis, as einops does.
 inline at::Tensor stack(const std::vector<at::Tensor>& xs, std::string_view operation, std::string_view pattern) {
   if (xs.empty())
-    throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
-                      std::string(pattern) + "\".\n Input is an empty list: rearrange/reduce/repeat need at least one tensor");
+    throw_call_error(operation, pattern, "", kEmptyListReason);
   for (std::size_t i = 1; i < xs.size(); ++i)
     if (xs[i].sizes() != xs[0].sizes() || xs[i].scalar_type() != xs[0].scalar_type())
-      throw EinopsError("Error while processing " + std::string(operation) + "-reduction pattern \"" +
-                        std::string(pattern) + "\".\n The tensors of a list must have one shape and dtype: tensor #0 is " +
-                        shape_text(xs[0].sizes()) + " " + std::string(c10::toString(xs[0].scalar_type())) +
-                        ", tensor #" + std::to_string(i) + " is " + shape_text(xs[i].sizes()) + " " +
-                        std::string(c10::toString(xs[i].scalar_type())));
+      throw_call_error(operation, pattern, "",
+                       "The tensors of a list must have one shape and dtype: tensor #0 is " +
+                           shape_text(xs[0].sizes()) + " " + std::string(c10::toString(xs[0].scalar_type())) +
+                           ", tensor #" + std::to_string(i) + " is " + shape_text(xs[i].sizes()) + " " +
+                           std::string(c10::toString(xs[i].scalar_type())));
   return at::stack(xs);
 }
 
@@ -416,8 +413,7 @@ inline Packed<at::Tensor> pack(const std::vector<at::Tensor>& tensors, std::stri
     for (std::size_t i = 0; i < tensors.size(); ++i) flattened.push_back(tensors[i].reshape(layout.flattened_shapes[i]));
     return {at::cat(flattened, static_cast<std::int64_t>(layout.axis)), std::move(layout.packed_shapes)};
   } catch (const c10::Error& error) {
-    throw EinopsError("Error while processing pack pattern \"" + std::string(pattern) +
-                      "\".\n torch raised: " + error.what_without_backtrace());
+    detail::throw_call_error("pack", pattern, "", std::string("torch raised: ") + error.what_without_backtrace());
   }
 }
 
@@ -467,8 +463,8 @@ inline at::Tensor run_compact_einsum(const std::string& compact, at::TensorList 
   } catch (const c10::Error& error) {
     std::string shapes;
     for (const at::Tensor& x : operands) shapes += (shapes.empty() ? "" : ", ") + shape_text(x.sizes());
-    throw EinopsError("Error while processing einsum pattern \"" + std::string(pattern) + "\".\n Input tensor shapes: " +
-                      shapes + ".\n torch raised: " + error.what_without_backtrace());
+    throw_call_error("einsum", pattern, "Input tensor shapes: " + shapes + ".",
+                     std::string("torch raised: ") + error.what_without_backtrace());
   }
 }
 

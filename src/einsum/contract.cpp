@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -28,11 +29,9 @@ namespace {
 
 /// `group` ordered by decreasing |stride| in `term` (stable: ties keep the group's order).
 Labels by_stride(Labels group, const Term& term) {
-  const auto magnitude = [&](int label) {
-    const std::int64_t s = term.stride_of(label);
-    return s < 0 ? -s : s;
-  };
-  std::stable_sort(group.begin(), group.end(), [&](int x, int y) { return magnitude(x) > magnitude(y); });
+  std::stable_sort(group.begin(), group.end(), [&](int x, int y) {
+    return stride_magnitude(term.stride_of(x)) > stride_magnitude(term.stride_of(y));
+  });
   return group;
 }
 
@@ -107,16 +106,43 @@ AnyTensor uninitialized_tensor(DType dtype, const Shape& shape) {
   return AnyTensor(dtype, std::move(storage), data, shape, row_major_strides(shape));
 }
 
+Term dense_layout(DType dtype, const Labels& labels, const Extents& extent) {
+  Shape shape;
+  for (int label : labels) shape.push_back(extent[static_cast<std::size_t>(label)]);
+  Term term;
+  term.dtype = dtype;
+  term.labels = labels;
+  term.strides = row_major_strides(shape);
+  return term;
+}
+
 Term make_dense(DType dtype, const Labels& labels, const Extents& extent) {
+  Term term = dense_layout(dtype, labels, extent);
   Shape shape;
   for (int label : labels) shape.push_back(extent[static_cast<std::size_t>(label)]);
   const AnyTensor tensor = uninitialized_tensor(dtype, shape);
-  Term term;
-  term.dtype = dtype;
   term.data = tensor.data();
-  term.labels = labels;
-  term.strides.assign(tensor.strides().begin(), tensor.strides().end());
   term.storage = tensor.storage();
+  return term;
+}
+
+Term operand_term(const AnyTensor& x, const std::vector<int>& dims) {
+  Term term;
+  term.dtype = x.dtype();
+  term.data = x.data();
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] < 0) continue;
+    bool found = false;
+    for (std::size_t i = 0; i < term.labels.size(); ++i)
+      if (term.labels[i] == dims[d]) {
+        term.strides[i] += x.strides()[d];
+        found = true;
+      }
+    if (!found) {
+      term.labels.push_back(dims[d]);
+      term.strides.push_back(x.strides()[d]);
+    }
+  }
   return term;
 }
 
@@ -156,14 +182,68 @@ Labels product_layout(const Term& a, const Term& b, const Labels& result) {
   return layout;
 }
 
+namespace {
+
+/// The labels of `term` that contract_into keeps for the product: those the other side or the
+/// result has (the rest are summed away first), in order of decreasing stride.
+Labels kept_labels(const Term& term, const Term& other, const Term& out) {
+  Labels kept;
+  for (int label : term.labels)
+    if (other.has(label) || out.has(label)) kept.push_back(label);
+  return kept.size() == term.labels.size() ? kept : by_stride(kept, term);
+}
+
+/// The matrix product's groups of labels (see the top of this file), each ordered by the strides
+/// of the memory it is read or written in.
+struct ProductGroups {
+  Labels batch, m, n, k;
+};
+
+ProductGroups product_groups(const Term& a, const Term& b, const Term& out) {
+  ProductGroups g;
+  for (int label : out.labels) {
+    if (a.has(label) && b.has(label)) g.batch.push_back(label);
+    else if (a.has(label)) g.m.push_back(label);
+    else if (b.has(label)) g.n.push_back(label);
+  }
+  for (int label : a.labels)
+    if (b.has(label) && !out.has(label)) g.k.push_back(label);
+  g.batch = by_stride(g.batch, out);
+  g.m = by_stride(g.m, out);
+  g.n = by_stride(g.n, out);
+  g.k = by_stride(g.k, a);
+  return g;
+}
+
+/// Whether a group of `term`'s labels and the next one each merge into one strided dimension
+/// (as BLAS reads a matrix); otherwise the term is copied into [batch, rows, cols] first.
+bool reads_in_place(const Term& term, const Labels& rows, const Labels& cols, const Extents& extent) {
+  return merge(term, rows, extent).ok && merge(term, cols, extent).ok;
+}
+
+Labels concatenated(const Labels& first, const Labels& second, const Labels& third) {
+  Labels all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  all.insert(all.end(), third.begin(), third.end());
+  return all;
+}
+
+double length_of(const Labels& labels, const Extents& extent) {
+  double length = 1;
+  for (int label : labels) length *= static_cast<double>(extent[static_cast<std::size_t>(label)]);
+  return length;
+}
+
+std::string count_text(double count) { return std::to_string(static_cast<std::int64_t>(count)); }
+
+}  // namespace
+
 void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Extents& extent, Route route) {
   // Labels only one side has and the result lacks are summed away first.
   const auto presummed = [&](const Term& term, const Term& other) {
-    Labels kept;
-    for (int label : term.labels)
-      if (other.has(label) || out.has(label)) kept.push_back(label);
+    const Labels kept = kept_labels(term, other, out);
     if (kept.size() == term.labels.size()) return term;
-    Term dense = make_dense(term.dtype, by_stride(kept, term), extent);
+    Term dense = make_dense(term.dtype, kept, extent);
     sum_into(term, dense, extent);
     return dense;
   };
@@ -174,39 +254,19 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
     return;
   }
 
-  Labels batch, m, n, k;
-  for (int label : out.labels) {
-    if (a.has(label) && b.has(label)) batch.push_back(label);
-    else if (a.has(label)) m.push_back(label);
-    else if (b.has(label)) n.push_back(label);
-  }
-  for (int label : a.labels)
-    if (b.has(label) && !out.has(label)) k.push_back(label);
-  batch = by_stride(batch, out);
-  m = by_stride(m, out);
-  n = by_stride(n, out);
-  k = by_stride(k, a);
-
+  const auto [batch, m, n, k] = product_groups(a, b, out);
   // An operand whose m/k (or k/n) group does not merge is copied into [batch, m, k] (or [batch, k, n]).
   const auto readable = [&](Term& term, const Labels& rows, const Labels& cols) {
-    if (merge(term, rows, extent).ok && merge(term, cols, extent).ok) return;
-    Labels layout = batch;
-    layout.insert(layout.end(), rows.begin(), rows.end());
-    layout.insert(layout.end(), cols.begin(), cols.end());
-    Term dense = make_dense(term.dtype, layout, extent);
+    if (reads_in_place(term, rows, cols, extent)) return;
+    Term dense = make_dense(term.dtype, concatenated(batch, rows, cols), extent);
     sum_into(term, dense, extent);
     term = std::move(dense);
   };
   readable(a, m, k);
   readable(b, k, n);
   Term target = out;
-  const bool direct = merge(out, m, extent).ok && merge(out, n, extent).ok;
-  if (!direct) {
-    Labels layout = batch;
-    layout.insert(layout.end(), m.begin(), m.end());
-    layout.insert(layout.end(), n.begin(), n.end());
-    target = make_dense(out.dtype, layout, extent);
-  }
+  const bool direct = reads_in_place(out, m, n, extent);
+  if (!direct) target = make_dense(out.dtype, concatenated(batch, m, n), extent);
 
   BatchedGemm problem;
   const Merged am = merge(a, m, extent), ak = merge(a, k, extent);
@@ -226,6 +286,32 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
                        target.stride_of(label));
   batched_gemm(a.dtype, problem);
   if (!direct) sum_into(target, out, extent);
+}
+
+std::string describe_contraction(const Term& a_in, const Term& b_in, const Term& out, const Extents& extent,
+                                 Route route) {
+  std::string text;
+  const auto presummed = [&](const Term& term, const Term& other, const char* side) {
+    const Labels kept = kept_labels(term, other, out);
+    if (kept.size() == term.labels.size()) return term;
+    text += std::string("sums the ") + side + " side's own axes away first; ";
+    return dense_layout(term.dtype, kept, extent);
+  };
+  const Term a = presummed(a_in, b_in, "left");
+  const Term b = presummed(b_in, a, "right");
+  if (route == Route::streaming)
+    return text + "streaming: " + describe_stream(make_stream_schedule(a, b, out, extent));
+
+  const ProductGroups g = product_groups(a, b, out);
+  const double m = length_of(g.m, extent), n = length_of(g.n, extent), k = length_of(g.k, extent);
+  const double work = m * n * k;
+  text += "matrix product: " + count_text(length_of(g.batch, extent)) + " x [" + count_text(m) + " x " +
+          count_text(k) + "] . [" + count_text(k) + " x " + count_text(n) + "]";
+  text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
+  if (!reads_in_place(a, g.m, g.k, extent)) text += "; the left side is copied first (its axes do not merge)";
+  if (!reads_in_place(b, g.k, g.n, extent)) text += "; the right side is copied first (its axes do not merge)";
+  if (!reads_in_place(out, g.m, g.n, extent)) text += "; the product is written to a buffer, then into place";
+  return text;
 }
 
 }  // namespace einops::detail::einsum

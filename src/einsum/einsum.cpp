@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "../operation_context.hpp"
+#include "../call_context.hpp"
 #include "../operation_patterns.hpp"
 #include "contract.hpp"
 #include "einops/detail/kernels.hpp"
@@ -22,27 +22,6 @@ namespace {
 
 using detail::einsum::EinsumPlan;
 using detail::einsum::Term;
-
-/// `x` seen through its plan: diagonals folded into one stride, length-1 dimensions dropped.
-Term operand_term(const AnyTensor& x, const std::vector<int>& dims) {
-  Term term;
-  term.dtype = x.dtype();
-  term.data = x.data();
-  for (std::size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] < 0) continue;
-    bool found = false;
-    for (std::size_t i = 0; i < term.labels.size(); ++i)
-      if (term.labels[i] == dims[d]) {
-        term.strides[i] += x.strides()[d];
-        found = true;
-      }
-    if (!found) {
-      term.labels.push_back(dims[d]);
-      term.strides.push_back(x.strides()[d]);
-    }
-  }
-  return term;
-}
 
 Term output_term(const AnyTensor& out, const EinsumPlan& plan) {
   Term term;
@@ -59,7 +38,7 @@ Term output_term(const AnyTensor& out, const EinsumPlan& plan) {
 void execute(const EinsumPlan& plan, std::span<const AnyTensor> operands, const AnyTensor& out) {
   std::vector<Term> terms;
   terms.reserve(operands.size());
-  for (std::size_t k = 0; k < operands.size(); ++k) terms.push_back(operand_term(operands[k], plan.operand_dims[k]));
+  for (std::size_t k = 0; k < operands.size(); ++k) terms.push_back(detail::einsum::operand_term(operands[k], plan.operand_dims[k]));
   const Term result = output_term(out, plan);
   if (plan.steps.empty()) {
     detail::einsum::sum_into(terms.front(), result, plan.extent);
@@ -102,7 +81,7 @@ AnyTensor convert(const AnyTensor& x, DType to) {
 }
 
 /// The checked plan of one call: the pattern, the operands' count, dtypes and shapes.
-std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, const detail::OperationContext& context) {
+std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, const detail::CallContext& context) {
   const auto parsed = detail::einsum_pattern(context.pattern, context);
   if (operands.empty()) context.fail("einsum needs at least one tensor");
   const DType dtype = operands.front().dtype();
@@ -113,26 +92,13 @@ std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, 
   return detail::einsum::get_plan(*parsed, operands, context);
 }
 
-/// Whether the plan is one streaming product of the two operands with nothing summed away
-/// first: the streaming kernel then reads 16-bit floats in place, accumulates them in float32
-/// and rounds each output once.
-bool streams_operands(const EinsumPlan& plan) {
-  if (plan.steps.size() != 1 || plan.steps.front().route != detail::einsum::Route::streaming) return false;
-  for (std::size_t k = 0; k < 2; ++k)
-    for (int label : plan.operand_labels[k])
-      if (!detail::einsum::contains(plan.operand_labels[1 - k], label) &&
-          !detail::einsum::contains(plan.output_labels, label))
-        return false;
-  return true;
-}
-
 /// The result when no kernel runs on the operands' own type: zeros for an empty sum, and the
 /// 16-bit floats, which are computed in float32 (as numpy accumulates them) and rounded once,
 /// through float32 copies of the operands unless streams_operands.
 std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const AnyTensor> operands) {
   const DType dtype = operands.front().dtype();
   if (plan.has_empty_label) return AnyTensor(dtype, plan.output_shape);  // every sum is empty
-  if (!is_half_precision(dtype) || streams_operands(plan)) return std::nullopt;
+  if (!is_half_precision(dtype) || detail::einsum::streams_operands(plan)) return std::nullopt;
   std::vector<AnyTensor> widened;
   widened.reserve(operands.size());
   for (const AnyTensor& x : operands) widened.push_back(convert(x, DType::float32));
@@ -145,7 +111,7 @@ std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const 
 
 AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::OperationContext context{"einsum", pattern, operands};
+  const detail::CallContext context{"einsum", pattern, operands};
   const auto plan = plan_for(operands, context);
   if (auto special = special_result(*plan, operands)) return std::move(*special);
   AnyTensor out = detail::einsum::uninitialized_tensor(operands.front().dtype(), plan->output_shape);
@@ -155,7 +121,7 @@ AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern_a
 
 void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::OperationContext context{"einsum", pattern, operands};
+  const detail::CallContext context{"einsum", pattern, operands};
   const auto plan = plan_for(operands, context);
   const DType dtype = operands.front().dtype();
   const auto out_shape = out.shape();
@@ -164,10 +130,7 @@ void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, eins
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype())) +
                  ", the result is " + detail::format_shape(plan->output_shape) + " " + std::string(dtype_name(dtype)));
   if (auto special = special_result(*plan, operands)) {
-    detail::Walk walk;
-    for (std::size_t d = 0; d < out.rank(); ++d) walk.push_output(out_shape[d], special->strides()[d], out.strides()[d]);
-    walk.merge();
-    if (out.size() > 0) detail::copy_strided(dtype_size(dtype), special->data(), out.data(), walk);
+    detail::copy_layout(dtype_size(dtype), out_shape, special->data(), special->strides(), out.data(), out.strides());
     return;
   }
   execute(*plan, operands, out);

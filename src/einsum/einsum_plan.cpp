@@ -99,7 +99,7 @@ std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, 
 }
 
 std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::span<const AnyTensor> operands,
-                                            const OperationContext& context) {
+                                            const CallContext& context) {
   if (pattern.inputs.size() != operands.size())
     context.fail("The pattern has " + std::to_string(pattern.inputs.size()) + " operand(s), but " +
                  std::to_string(operands.size()) + " tensor(s) were given");
@@ -126,6 +126,8 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
     context.fail("Too many axes: einsum supports at most " + std::to_string(kMaxRank) +
                  " distinct axes, ellipsis dimensions included");
 
+  for (std::string_view name : names.names) plan->label_names.emplace_back(name);
+  for (std::size_t e = 0; e < ellipsis_rank; ++e) plan->label_names.push_back("..." + std::to_string(e));
   plan->extent.assign(label_count, -1);
   for (std::size_t k = 0; k < operands.size(); ++k) {
     const Expression& expression = pattern.inputs[k];
@@ -204,6 +206,18 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
   return plan;
 }
 
+}  // namespace
+
+bool streams_operands(const EinsumPlan& plan) {
+  if (plan.steps.size() != 1 || plan.steps.front().route != Route::streaming) return false;
+  for (std::size_t k = 0; k < 2; ++k)
+    for (int label : plan.operand_labels[k])
+      if (!contains(plan.operand_labels[1 - k], label) && !contains(plan.output_labels, label)) return false;
+  return true;
+}
+
+namespace {
+
 // ---- the plan cache: (pattern, shapes) -> plan ---------------------------------------------------
 
 constexpr std::size_t kPlanCacheCapacity = 256;
@@ -229,7 +243,7 @@ void build_key(std::string& key, std::string_view pattern, std::span<const AnyTe
 }  // namespace
 
 std::shared_ptr<const EinsumPlan> get_plan(const EinsumPattern& pattern, std::span<const AnyTensor> operands,
-                                           const OperationContext& context) {
+                                           const CallContext& context) {
   thread_local std::string key;  // reused, so a hit allocates nothing
   build_key(key, context.pattern, operands);
   if (auto hit = plan_cache().find(std::string_view(key))) return *hit;

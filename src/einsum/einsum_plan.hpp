@@ -6,10 +6,11 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "../operation_context.hpp"
+#include "../call_context.hpp"
 #include "einops/pattern.hpp"
 #include "einops/tensor.hpp"
 #include "route.hpp"
@@ -28,6 +29,7 @@ struct Step {
 
 struct EinsumPlan {
   Extents extent;                             // per label: names first, then the ellipsis dimensions
+  std::vector<std::string> label_names;       // per label: its name, "...0", "...1" for the ellipsis dimensions
   std::vector<std::vector<int>> operand_dims;  // per operand dimension: its label, -1 for a length-1 one
   std::vector<Labels> operand_labels;          // distinct labels of each operand (length > 1)
   Labels output_labels;                        // per output dimension
@@ -36,8 +38,13 @@ struct EinsumPlan {
   std::vector<Step> steps;       // empty for one operand
 };
 
+/// Whether the plan is one streaming product of the two operands with nothing summed away
+/// first: the streaming kernel then reads 16-bit floats in place, accumulates them in float32
+/// and rounds each output once.
+bool streams_operands(const EinsumPlan& plan);
+
 /// Builds (or finds) the plan; throws EinopsError through `context` for shapes that do not fit.
 std::shared_ptr<const EinsumPlan> get_plan(const EinsumPattern& pattern, std::span<const AnyTensor> operands,
-                                           const OperationContext& context);
+                                           const CallContext& context);
 
 }  // namespace einops::detail::einsum

@@ -86,11 +86,13 @@ void for_each_batch(const BatchedGemm& problem, std::int64_t begin, std::int64_t
 void batched_gemm(DType type, const BatchedGemm& problem);
 
 /// Products of at least this many multiply-adds (m·n·k) go to BLAS; smaller ones cost less in
-/// the loops than a BLAS call costs in setup (measured: batches of 4x4x4 products run 3x faster
-/// in the loops, from 8x8x8 on OpenBLAS is faster).
+/// the loops than a BLAS call costs in setup (the crossover bench_einsum measures).
 inline constexpr std::int64_t kBlasMinWork = 8 * 8 * 8;
 
 /// The BLAS path (gemm_blas.cpp): false when this build has no BLAS or `type` is not float32/64.
 bool blas_batched_gemm(DType type, const BatchedGemm& problem);
+
+/// Whether blas_batched_gemm takes products of `type` in this build.
+bool blas_takes(DType type);
 
 }  // namespace einops::detail::einsum

@@ -127,9 +127,13 @@ bool blas_batched_gemm(DType type, const BatchedGemm& problem) {
   return false;
 }
 
+bool blas_takes(DType type) { return type == DType::float32 || type == DType::float64; }
+
 #else
 
 bool blas_batched_gemm(DType, const BatchedGemm&) { return false; }
+
+bool blas_takes(DType) { return false; }
 
 #endif
 

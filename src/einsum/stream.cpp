@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "../kernels/parallel.hpp"
@@ -21,10 +22,6 @@ constexpr std::int64_t kMinDotRun = 8;
 constexpr double kItemBytes = 64 * 1024;
 /// Lanes mode: items start at multiples of this many lanes (whole cache lines of every type).
 constexpr std::int64_t kLaneAlign = 64;
-
-std::uint64_t magnitude(std::int64_t x) {  // unsigned: defined for INT64_MIN too
-  return x < 0 ? 0 - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
-}
 
 /// outer == inner · extent, false when the product overflows (no real walk has such strides).
 bool continues(std::int64_t outer, std::int64_t inner, std::int64_t extent) {
@@ -133,9 +130,9 @@ StreamSchedule make_stream_schedule(const Term& a, const Term& b, const Term& ou
       s.reduced.push(extent[static_cast<std::size_t>(a.labels[i])], a.strides[i], b.stride_of(a.labels[i]), 0);
   // Outputs in the order of the output's memory, the innermost last; reduced steps in the order
   // of a's memory (then b's), so that the innermost reduced dimension is the contiguous one.
-  order_and_merge(output, [](const StreamLoops& l, std::size_t d) { return magnitude(l.out[d]); });
+  order_and_merge(output, [](const StreamLoops& l, std::size_t d) { return stride_magnitude(l.out[d]); });
   order_and_merge(s.reduced, [](const StreamLoops& l, std::size_t d) {
-    return std::pair(magnitude(l.a[d]), magnitude(l.b[d]));
+    return std::pair(stride_magnitude(l.a[d]), stride_magnitude(l.b[d]));
   });
 
   if (output.rank > 0) {
@@ -171,6 +168,23 @@ void stream_into(const Term& a, const Term& b, const Term& out, const Extents& e
   const bool threads = static_cast<double>(items) * item_bytes >= static_cast<double>(kParallelMinBytes);
   const StreamKernel kernel = s.mode == StreamMode::scalar ? &run_scalar : stream_kernel(s.mode);
   parallel_for(items, chunk, threads, [&](std::int64_t begin, std::int64_t end) { kernel(s, begin, end); });
+}
+
+std::string describe_stream(const StreamSchedule& s) {
+  const std::int64_t summed = s.reduced.count();
+  const std::string outputs = std::to_string(s.rows.count() * s.lanes);
+  switch (s.mode) {
+    case StreamMode::dot: {
+      const std::int64_t run = s.reduced.extent[static_cast<std::size_t>(s.reduced.rank - 1)];
+      return "a SIMD dot product per output (" + outputs + " outputs, each over " + std::to_string(summed) +
+             " products, " + std::to_string(run) + " contiguous at a time)";
+    }
+    case StreamMode::lanes:
+      return std::to_string(s.lanes) + " neighbouring outputs side by side in SIMD lanes (" + outputs +
+             " outputs" + (summed > 1 ? ", each over " + std::to_string(summed) + " products" : std::string()) + ")";
+    case StreamMode::scalar: break;
+  }
+  return "portable loops (" + outputs + " outputs, each over " + std::to_string(summed) + " products)";
 }
 
 }  // namespace einops::detail::einsum

@@ -5,6 +5,8 @@
 // alone, so results are bit-identical for any thread count.
 #pragma once
 
+#include <string>
+
 #include "stream_schedule.hpp"
 #include "term.hpp"
 
@@ -18,5 +20,9 @@ StreamSchedule make_stream_schedule(const Term& a, const Term& b, const Term& ou
 /// out = Σ a·b over the labels of a and b that `out` lacks (as make_stream_schedule); out
 /// overlaps neither. Any element type.
 void stream_into(const Term& a, const Term& b, const Term& out, const Extents& extent);
+
+/// The kernel a schedule runs, in a few words (for `einops explain`), e.g. "a SIMD dot product of
+/// 256 contiguous elements per output".
+std::string describe_stream(const StreamSchedule& schedule);
 
 }  // namespace einops::detail::einsum

@@ -23,29 +23,17 @@
 
 #include <hwy/highway.h>
 
+#include "../kernels/widen_load-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::einsum::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using detail::HWY_NAMESPACE::LoadWide;
 
 constexpr std::size_t U = 4;  // independent vector accumulators: enough to hide the multiply-add latency
 
 template <class T>
 using StreamTag = hn::CappedTag<FloatCompute<T>, 32 / sizeof(FloatCompute<T>)>;
-
-/// N lanes of T from `p`, widened to the accumulator type (16-bit floats exactly).
-template <class T, class D>
-HWY_INLINE hn::Vec<D> LoadWide(D d, const T* p) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    return hn::LoadU(d, p);
-  } else if constexpr (std::is_same_v<T, float16>) {
-    const hn::Rebind<hwy::float16_t, D> dh;
-    return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
-  } else {  // bfloat16: the upper half of a float
-    const hn::Rebind<std::uint16_t, D> d16;
-    const hn::Rebind<std::uint32_t, D> d32;
-    return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(d32, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(p)))));
-  }
-}
 
 /// `count` (< N) elements `stride` apart (0: one element repeated), zero-filled to N lanes.
 template <class T, class D>

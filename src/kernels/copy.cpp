@@ -66,6 +66,17 @@ void copy_strided(std::size_t element_size, const void* in, void* out, const Wal
   execute_copy(*schedule, in, out);
 }
 
+void copy_layout(std::size_t element_size, std::span<const std::int64_t> shape, const void* in,
+                 std::span<const std::int64_t> in_strides, void* out, std::span<const std::int64_t> out_strides) {
+  Walk walk;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0) return;
+    walk.push_output(shape[d], in_strides[d], out_strides[d]);
+  }
+  walk.merge();
+  copy_strided(element_size, in, out, walk);
+}
+
 std::string describe_copy(const Walk& walk, std::size_t element_size) {
   return describe_copy_schedule(make_copy_schedule(walk, element_size));
 }

@@ -7,16 +7,13 @@
 namespace einops::detail {
 namespace {
 
-/// Bytes of each input row that one block of the transposing kernel reads: on Zen 4, 1 KB took
-/// 0.76-0.99x the time of 256 B (2 and 4 KB, or 64-row blocks, were slower again).
+/// Bytes of each input row that one block of the transposing kernel reads: long enough for the
+/// prefetchers to follow each row, short enough that a block's rows stay in L1 and L2.
 constexpr std::int64_t kTransposeRunBytes = 1024;
 /// Columns of a transposing block whose output runs stop at the block's edge (`h w -> w h`: the
 /// next block writes other output rows). The block writes its columns' runs a line at a time, in
 /// turn, so a run's consecutive lines are this many streaming stores apart; with few of them the
-/// memory controller still finds them together. Zen 5, one thread, best of 3 alternating runs:
-/// with 32 columns instead of 1 KB runs, `h w -> w h` float32 0.51x the time, float64 0.44x,
-/// float16 0.61x, int8 0.63x (one line: 64 columns), `a b c d e -> e d c b a` 0.76x; 16 or 48-64
-/// columns were no better than 32.
+/// memory controller still finds them together.
 constexpr std::int64_t kBrokenRunColumns = 32;
 /// A row chain is cut (see make_copy_schedule) only once it holds this many rows: a register
 /// transpose's worth for every element size, and tiles of full output lines for 4-byte ones.
@@ -27,8 +24,7 @@ constexpr std::int64_t kBatchMinElements = 4096;
 /// caches, and streaming saves the read-for-ownership of every output line.
 constexpr std::int64_t kStreamMinBytes = std::int64_t{8} << 20;
 /// A fill (broadcast) reads almost nothing, so the last-level cache can hold more of its output,
-/// and the next operation usually reads it: measured on a 25.7 MB repeat, cached stores were 1.7x
-/// faster than streaming ones with one thread (bench/README.md).
+/// and the next operation usually reads it: cached stores pay off up to this size.
 constexpr std::int64_t kFillStreamMinBytes = std::int64_t{64} << 20;
 
 /// Threading chunks (see the end of make_copy_schedule).
@@ -36,7 +32,6 @@ constexpr std::int64_t kChunksPerCopy = 32;
 constexpr std::int64_t kMinChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kMaxChunkBytes = std::int64_t{4} << 20;
 
-std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
 /// Whether the rows of one band of a transposing block (a cache line's worth of output elements,
 /// 64 / element size rows) put more than kMaxBandRowsPerL1Set of their lines in one L1 set (64
@@ -92,7 +87,7 @@ void to_short_axis_schedule(CopySchedule& s, std::int64_t element_size) {
   }
   // Outer loops in the order of the contiguous side: the input for a split, the output for a merge.
   std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [split](const Loop& a, const Loop& b) {
-    return split ? magnitude(a.in_stride) > magnitude(b.in_stride) : magnitude(a.out_stride) > magnitude(b.out_stride);
+    return split ? stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride) : stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride);
   });
   const std::int64_t line = 64 / element_size;
   const std::int64_t pixels = split ? s.rows : s.cols;
@@ -180,12 +175,11 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
 
   // Outer loops by decreasing input stride, so that the next block continues the rows this one
   // read (each input row then reads on, where the prefetches of the next block land, instead of
-  // jumping): `a b c d e -> e d c b a` [16,16,16,16,64] float32, best of 6 runs, 1.9 -> 1.1 ms one
-  // thread, 0.72 -> 0.57 ms two. A fill reads one element per column: by decreasing output
+  // jumping). A fill reads one element per column: by decreasing output
   // stride, the innermost advancing the output the least.
   const bool output_order = s.kernel == TileKernel::fill;
   std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [output_order](const Loop& a, const Loop& b) {
-    return output_order ? magnitude(a.out_stride) > magnitude(b.out_stride) : magnitude(a.in_stride) > magnitude(b.in_stride);
+    return output_order ? stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride) : stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride);
   });
 
   // Blocks: a block's rows are tabulated (at most kMaxBlockRows).
@@ -198,8 +192,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       // The runs go on when the block's output is one run (the columns step it by whole rows),
       // or when one block takes every column and the next block continues them: the next row
       // block, or the next step of an innermost outer loop that steps the output by the rows
-      // (`b h w c -> b c h w`: 64 columns took 0.89x the time of 32 over six alternating runs on
-      // Zen 5).
+      // (`b h w c -> b c h w`).
       const std::int64_t line = 64 / es;
       const std::int64_t run_cols = std::max(line, kTransposeRunBytes / es);
       s.block_rows = std::min(s.rows, kMaxBlockRows);
@@ -215,9 +208,6 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       // 256 KiB blocks of few rows and long columns: each input row is read as one long
       // sequential run (the hardware prefetchers follow two such streams well), and each column
       // writes 2+ neighbouring runs, at least 128 bytes, so streaming stores fill whole lines.
-      // `a b c -> b a c` [256,1024,64], best of 6, input never written (reads hit the zero page):
-      // 2 rows x 512 columns 2.5 ms one thread, 1.7 ms two; 128 x 8 (rows favoured, as before)
-      // 4.5-6.1 and 2.1-2.3 ms; 1 or 4 rows 3.3-3.4 ms. With a written input, 2.5 and 1.4 ms.
       const std::int64_t unit_bytes = s.unit * es;
       const std::int64_t units_per_block = std::max<std::int64_t>(1, (256 * 1024) / unit_bytes);
       const std::int64_t rows_per_line_pair = std::max<std::int64_t>(2, (128 + unit_bytes - 1) / unit_bytes);
@@ -260,7 +250,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   s.items = outer_count * s.batch_blocks * s.row_blocks * s.col_blocks;
   // Chunks: about kChunksPerCopy of them, each kMinChunkBytes to kMaxChunkBytes; fixed by the
   // problem, never by the thread count. Larger chunks keep each thread on long stretches of the
-  // output: a 25.7 MB repeat ran 1.6x faster on two threads with 0.8 MB chunks than with 256 KB.
+  // output, where the memory controller streams best.
   const std::int64_t item_bytes = s.block_rows * s.block_cols * s.unit * s.block_batch * es;
   const std::int64_t chunk_bytes = std::clamp(s.total * es / kChunksPerCopy, kMinChunkBytes, kMaxChunkBytes);
   s.chunk_items = std::max<std::int64_t>(1, chunk_bytes / item_bytes);

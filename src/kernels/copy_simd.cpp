@@ -157,7 +157,7 @@ HWY_INLINE void CopySmallRun(const void* HWY_RESTRICT from, void* HWY_RESTRICT t
 }
 
 /// Runs of `unit` words, columns outermost; each run prefetches the run at the same place in the
-/// next batch entry or block (two threads copied `a b c -> b a c` [256,1024,64] 1.5x faster).
+/// next batch entry or block, which the hardware prefetchers do not foresee.
 template <class Word>
 void UnitsTile(const Tile<Word>& t) {
   constexpr std::int64_t kLine = 64 / sizeof(Word);
@@ -274,8 +274,7 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 }
 
 // The next block's lines are prefetched into L2 only (prefetch_to_l2): in L1 they would evict the
-// lines of this one, where rows far apart (power-of-two strides) share a few sets. Transposes on
-// Zen 4, best of 3 alternating runs: 0.48-0.98x the time of prefetching into L1.
+// lines of this one, where rows far apart (power-of-two strides) share a few sets.
 
 /// The first row at which every column's output starts a cache line, when the column stride is
 /// whole lines (else 0): full bands start there, the rows before it go with the edges.
@@ -300,10 +299,8 @@ void TransposeEdges(const Tile<Word>& t, const Word* in, Word* out, std::int64_t
 /// output line written whole at once. Power-of-two strides then cost no conflict misses, and
 /// streaming stores always fill complete lines. Bands of L rows run outermost, so each input
 /// row's lines are read one after another along the block (the hardware prefetchers follow them,
-/// and a line fetched with its neighbour is used before rows far apart evict it): on Zen 4, with
-/// real inputs, 0.55-0.93x the time of column strips outermost (`a b c d e -> e d c b a` and
-/// `b c h w -> b h w c` gained most). Each tile also prefetches into L2 the lines that the next
-/// batch entry or block reads at the same place (without it, 1.1-1.4x the time).
+/// and a line fetched with its neighbour is used before rows far apart evict it). Each tile also
+/// prefetches into L2 the lines that the next batch entry or block reads at the same place.
 /// Since the line tiles (LineTransposeImpl) took AVX2 too, this kernel serves SSE4, and streaming
 /// outputs whose column stride is not whole lines.
 template <class Word, bool kStream>
@@ -312,21 +309,16 @@ void TransposeTileImpl(const Tile<Word>& t) {
   constexpr auto kR = static_cast<std::int64_t>(R);
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
   const hn::Full128<Word> d;
-  // 1- and 2-byte words take two 128-bit tiles per 256-bit vector (int8 `h w -> w h` 4096^2
-  // 2.3 -> 2.0 ms, float16 2.9 -> 2.6 ms, one thread, on inputs never written: their reads hit
-  // the zero page); 4- and 8-byte words measured no faster that way.
+  // 1- and 2-byte words take two 128-bit tiles per 256-bit vector (half the instructions per
+  // line); 4- and 8-byte words gain nothing from it.
   const hn::CappedTag<Word, (sizeof(Word) <= 2 ? 32 : 16) / sizeof(Word)> dw;
   using WideV = hn::Vec<decltype(dw)>;
   constexpr auto W = static_cast<std::int64_t>(hn::MaxLanes(dw));
   HWY_ALIGN Word buffer[L * L];
   // Output lines leave the buffer in 256-bit vectors: streaming stores then take 2 store-buffer
-  // entries per line instead of 4, and the transposes were waiting on those entries (perf: a
-  // third of the time on the store after a streaming one). One thread, best of 8-10 runs, on
-  // inputs never written (as above: the figures isolate the stores):
-  // `b c h w -> b h w c` 1.66 -> 1.58 ms, `b h w c -> b c h w` 1.37 -> 1.25 ms, `a b c d e ->
-  // e d c b a` 1.92 -> 1.74 ms, int8 / float16 `h w -> w h` 6-9% faster; float32 `h w -> w h`
-  // 4% slower. (512-bit stores: no better.) Wide streams need aligned targets: every full
-  // tile's target is line-aligned when the column stride is whole lines (r_begin, below).
+  // entries per line instead of 4, and the transposes would otherwise wait on those entries.
+  // Wide streams need aligned targets: every full tile's target is line-aligned when the column
+  // stride is whole lines (r_begin, below).
   const hn::CappedTag<Word, 32 / sizeof(Word)> dl;
   constexpr auto kLineLanes = static_cast<std::int64_t>(hn::MaxLanes(dl));
   const bool line_stores = !kStream || (t.col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 == 0;
@@ -374,9 +366,8 @@ template <class D>
 HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, std::int64_t c) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) == 64) {
-    // Three inserts straight from memory into one 512-bit register. Highway's Combine of two
-    // 256-bit halves (a 256-bit insert each, a zero extension, then a 512-bit insert) made the
-    // whole int8 tile 1.25-1.4x slower on Zen 5 (bench/kernels/int8_transpose_probe.cpp).
+    // Three inserts straight from memory into one 512-bit register: Highway's Combine of two
+    // 256-bit halves costs a 256-bit insert each, a zero extension, then a 512-bit insert.
     const auto block = [&](std::size_t k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[k] + c)); };
     __m512i stacked = _mm512_castsi128_si512(block(0));
     stacked = _mm512_inserti32x4(stacked, block(1), 1);
@@ -399,9 +390,8 @@ HWY_INLINE hn::Vec<D> LoadStackedBlocks(D d, const hn::TFromD<D>* const* rows, s
 /// (LoadStackedBlocks), so after the interleave stages, which work per block, vector f holds
 /// column bitrev(f) of kGroups * R rows: a whole output line with 512-bit vectors, half of one
 /// with 256-bit vectors (kParts = 2, whose halves are stored one after the other). Running
-/// pointers (one per group) address the rows: from a table of row pointers the compiler spilled
-/// them and reloaded four per vector (int8 `b c h w -> b h w c`, Zen 4: 1.1x the time with the
-/// data in L2, 1.03-1.3x at full size over three sets of alternating runs).
+/// pointers (one per group) address the rows: from a table of row pointers the compiler spills
+/// them and reloads four per vector.
 template <class Word, bool kStream, std::int64_t kStep>
 HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, Word* out, std::int64_t col_out) {
   constexpr std::size_t R = 16 / sizeof(Word);
@@ -484,29 +474,17 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 /// Transposes for vectors of a whole cache line (512 bits): a vector holds four 16-byte blocks
 /// from four groups of R rows, so after the interleave stages (which work per block) vector f
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
-/// register: no L1 buffer, and one streaming store per line. On Zen 4, best of 3-4 alternating
-/// runs of `b c h w -> b h w c`: with the data in L2, int8 0.55x and float16 0.68x the time of the
-/// buffered kernel; at full size int8 0.45-0.58x, float16 0.74-0.75x.
+/// register: no L1 buffer, and one streaming store per line.
 /// With 256-bit vectors (AVX2) a vector holds half an output line, and the two halves are stored
-/// one after the other. Zen 5 with the AVX2 kernels (EINOPS_BENCH_SIMD=AVX2 bench_kernels, median
-/// of 3-5 alternating runs, time over memcpy's): against the buffered kernel, float32 `b c h w ->
-/// b h w c` 0.70-0.74x, `b h w c -> b c h w` 0.75-0.78x, `h w -> w h` 0.88-0.89x, float64 `b c h w
-/// -> b h w c` 0.69-0.91x, float16 0.66-0.70x, int8 0.55-0.77x; float16 and int8 `h w -> w h`
-/// 0.86-1.09x. For int8 the two halves are 32 vectors, more than the 16 registers, yet storing
-/// each half as soon as it was made took 1.0-1.1x the time on `b c h w -> b h w c` and 2x on int8
-/// `h w -> w h` (half lines streamed apart).
+/// one after the other (for int8 the halves are 32 vectors, more than the 16 registers, yet
+/// storing each half as soon as it is made streams half lines apart, which is slower).
 /// With 512-bit vectors, 4- and 8-byte words load each row's line whole instead
 /// (TransposeWholeLinesTile): 16 or 8 vectors hold a band, where 1- and 2-byte words would need
-/// 64 or 32. Zen 4, one thread, 1 MB or less (bench/kernels/transpose_in_cache_probe.cpp, two
-/// alternating runs): float32 `h w -> w h` and `b c h -> b h c` 1.23-1.7x the speed of the
-/// buffered kernel, `a b c d e -> e d c b a` 1.2x; at full size, three alternating runs: the
-/// reversal 0.78-0.83x the time, float32 and float64 transposes 0.86-0.99x, float64 `b c h w -> b
-/// h w c` one thread 1.06-1.11x (its memcpy reference moved as much, 0.93-1.26x, in the same runs).
-/// Smaller words read each input line in four 16-byte pieces, one per column group: when a band's
-/// rows crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other between pieces,
-/// so their lines are first copied whole into an L1 buffer (int8 `h w -> w h` 0.58x the time,
-/// float16 0.73x; for rows that do not conflict the copy costs up to 1.5x). Rows without one
-/// common stride (a chain of several axes) are staged too, so the tile always sees strided rows.
+/// 64 or 32. Smaller words read each input line in four 16-byte pieces, one per column group: when
+/// a band's rows crowd a few L1 sets (t.stage_rows, power-of-two strides) they evict each other
+/// between pieces, so their lines are first copied whole into an L1 buffer (rows that do not
+/// conflict skip the copy, which would cost more than it saves). Rows without one common stride
+/// (a chain of several axes) are staged too, so the tile always sees strided rows.
 template <class Word, bool kStream>
 void LineTransposeImpl(const Tile<Word>& t) {
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));

@@ -54,10 +54,7 @@ std::atomic<std::int64_t> spin_wait_us{kSpinWaitUnset};  // microseconds; kSpinW
 /// and each worker that joins): a seat runs its own block in order, then takes chunks left in the
 /// others', so uneven chunks and late workers still balance. Each thread thus reads one
 /// contiguous part of the data, the same part on every call of the same shape, which stays in
-/// that core's caches. Against one shared counter (chunks taken in turn), two threads, Zen 5, best
-/// of seven alternating runs of bench_kernels: 0.72-0.96x the time on 15 of its 19 two-thread
-/// cases (`b c h w -> b c` sum 0.72x, the broadcast 0.75x, int8 `b c h w -> b h w c` 0.79x), `h w
-/// -> w h` float16, float32 and int8 1.05-1.07x.
+/// that core's caches (a shared counter, chunks taken in turn, scatters each thread's reads).
 struct Job {
   struct alignas(64) Block {  // a cache line each: seats claim chunks without sharing one
     std::atomic<std::int64_t> next{0};  // chunk index

@@ -39,7 +39,6 @@ constexpr std::int64_t kMaxInterleavedWindow = 4;
 /// Window mode: accumulators per kernel call when they are finished apart from the output.
 constexpr std::int64_t kWindowBatch = 2048;
 
-std::int64_t magnitude(std::int64_t x) { return x < 0 ? -x : x; }
 
 /// Calls `run(p, extent, stride)` for every innermost run of the reduced loops (outermost first).
 template <class T, class Run>
@@ -428,7 +427,7 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   }
   // The fixed summation order: reduced loops by decreasing stride (memory order).
   std::stable_sort(s.red_loops.begin(), s.red_loops.begin() + s.red_rank, [](const Loop& a, const Loop& b) {
-    return magnitude(a.in_stride) > magnitude(b.in_stride);
+    return stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride);
   });
 
   if (takes_windows(s)) return s;

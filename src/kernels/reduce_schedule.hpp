@@ -8,18 +8,12 @@
 // for integer and bool elements.
 // Outer mode reads its input in long runs: a tile holds all the contiguous outputs when they fit
 // in L1 (else tiles of up to 64 KB, in L2), and each pass over it adds eight reduced steps, so
-// the tile's own loads and stores are an eighth of the input's. On Zen 5, in a standalone loop
-// over [32,64,56,56] float32, reading 4 or 8 rows side by side in 4 KB tiles ran at 32-44% of a
-// plain read pass, whole rows one per pass at 73-81%. On Zen 4 (bench_kernels, best of 4
-// alternating runs), eight steps per pass took 0.68-0.80x the time of one or two (`b c h w ->
-// b h w` sum, float16 mean) and 0.82-0.86x that of four (`-> c h w` max); sixteen, 1.4x.
+// the tile's own loads and stores are an eighth of the input's (fewer steps per pass cost more
+// tile traffic; more, more streams than the prefetchers follow).
 // Rows in sequence are the exception (`sequential_steps`: each reduced step's row starts where the
 // last ended and one tile takes the whole row, as in `b c h w -> b h w`): the input is then one
 // stream, so a pass adds one step (two for 16-bit elements) and prefetches the next pass's rows
-// into L2. On Zen 4, bench/kernels/outer_reduce_probe.cpp: one step per pass with that prefetch
-// 1.03-1.09x the time of a read pass, without it 1.7-2.4x, eight rows per pass 1.7-1.8x; five
-// alternating runs of bench_kernels from two builds: `-> b h w` sum 0.71-0.84x the time of eight
-// steps per pass with one and two threads, float16 mean 0.92-0.96x.
+// into L2, which keeps the reads near a plain read pass.
 // Threads take fixed chunks of outputs; when there are few outputs and much to reduce, the
 // outermost reduced loop is also cut into fixed pieces whose partial results are combined in
 // order, so results never depend on the thread count.

@@ -27,6 +27,8 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include "widen_load-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -37,27 +39,10 @@ constexpr std::int64_t kBlockSteps = 64;      // outer: reduced steps per pairwi
 constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
 
 /// Loads are capped at 256 bits even where AVX-512 runs: a caller's tensor is often not 64-byte
-/// aligned, and then every 512-bit load splits a cache line (Zen 5, float32 sum over 25 MB offset
-/// by 16 bytes: 0.39 ms with 256-bit loads, 0.64 ms with 512-bit ones). 16-bit floats widen to
-/// 512-bit accumulators from 256-bit loads: half the conversions (0.24 -> 0.19 ms for a float16
-/// mean over 12.8 MB, aligned or not).
+/// aligned, and then every 512-bit load splits a cache line. 16-bit floats widen to 512-bit
+/// accumulators from 256-bit loads, which halves the conversions.
 template <class T, class Acc = FloatCompute<T>>
 using ReduceTag = hn::CappedTag<Acc, (is_half_v<T> ? 64 : 32) / sizeof(Acc)>;
-
-/// N lanes of T, widened to the accumulator type.
-template <class T, class DA>
-HWY_INLINE hn::Vec<DA> LoadWide(DA da, const T* p) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    return hn::LoadU(da, p);
-  } else if constexpr (std::is_same_v<T, float16>) {
-    const hn::Rebind<hwy::float16_t, DA> dh;
-    return hn::PromoteTo(da, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
-  } else {  // bfloat16: the upper half of a float
-    const hn::Rebind<std::uint16_t, DA> d16;
-    const hn::Rebind<std::uint32_t, DA> d32;
-    return hn::BitCast(da, hn::ShiftLeft<16>(hn::PromoteTo(d32, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(p)))));
-  }
-}
 
 /// The reduction on vectors: identity, step, and whether NaN must be tracked on the side.
 template <Reduction R, class DA>
@@ -195,9 +180,7 @@ HWY_INLINE FloatCompute<T> InnerReduceOne(const T* base, const Loop* loops, int 
 }
 
 /// inner mode: `call.lanes` outputs, `call.lane_stride` elements apart, in one call (each output's
-/// arithmetic as alone). Short runs cost little more than their call: `r l -> r`, float32, 25.7 MB,
-/// l = 64, Zen 5, one thread, three alternating runs: one call per output 1.32-1.43 ms, batches of
-/// up to 64 outputs 0.63-0.68 ms (a read pass 0.40-0.46); l = 3136, 0.40-0.46 and 0.38-0.44 ms.
+/// arithmetic as alone): short runs would otherwise cost a dispatch each.
 template <Reduction R, class T>
 void InnerReduce(const FloatReduceCall& call) {
   const T* base = static_cast<const T*>(call.base);
@@ -219,12 +202,8 @@ HWY_INLINE V Tree(Combine combine, const V* x) {
 }
 
 /// An outer pass reads kOuterPassSteps rows far apart, more streams at once than the hardware
-/// prefetchers follow well: each row's line this far ahead is prefetched as the row is read.
-/// Measured before rows in sequence took their own passes (kSequentialPassSteps):
-/// float32 `b c h w -> b h w` sum [32,64,56,56], one thread, Zen 4, four alternating runs:
-/// 0.56-0.70 ms with 256-768 bytes ahead (512 the steadiest), 0.69-0.78 ms without; with 512, six
-/// alternating runs of the benchmark: `-> b h w` sum and `-> c h w` max 0.88-0.92x the time with
-/// one and with two threads.
+/// prefetchers follow well: each row's line this far ahead is prefetched as the row is read (the
+/// steadiest distance).
 constexpr std::int64_t kRowPrefetchBytes = 512;
 
 /// Prefetches the line kRowPrefetchBytes past `p`, which may lie past the input (a prefetch never
@@ -439,8 +418,7 @@ HWY_EXPORT(ReduceFloatOuter);
 FloatReduceKernel float_reduce_kernel(ReduceMode mode) {
   // HWY_DYNAMIC_DISPATCH names the function chosen for this CPU; its address is taken once per
   // call and called once per output. Until a target is chosen, the table names Highway's
-  // chooser, which asks the CPU (cpuid: tens of microseconds in a virtual machine) on every
-  // call: choose first (the first float32 sum of 2048 outputs took 40 ms longer).
+  // chooser, which asks the CPU (cpuid, slow in a virtual machine) on every call: choose first.
   hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
   if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
   return mode == ReduceMode::inner ? &HWY_DYNAMIC_DISPATCH(ReduceFloatInner) : &HWY_DYNAMIC_DISPATCH(ReduceFloatOuter);

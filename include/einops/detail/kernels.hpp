@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,12 @@ void copy_strided(std::size_t element_size, const void* in, void* out, const Wal
 /// The same for a walk whose schedules `schedules` keeps.
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk,
                   const CopySchedules& schedules);
+
+/// out = in element for element, both of `shape`, each in its own layout (strides in elements,
+/// any sign, 0 in `in` broadcasts): the copy between two layouts of one tensor. An empty shape
+/// copies nothing.
+void copy_layout(std::size_t element_size, std::span<const std::int64_t> shape, const void* in,
+                 std::span<const std::int64_t> in_strides, void* out, std::span<const std::int64_t> out_strides);
 
 /// The kernel that copy_strided runs for `walk` and `element_size`, in a few words (for `einops
 /// explain`), e.g. "deinterleave 3 channels of whole rows (full vectors)".

@@ -13,6 +13,11 @@ namespace einops::detail {
 /// Most dimensions a walk (and a plan's elementary axes) may have. docs/grammar.md documents it.
 inline constexpr int kMaxRank = 64;
 
+/// |stride| without overflow: unsigned, so INT64_MIN (a stride the caller may pass) has one too.
+constexpr std::uint64_t stride_magnitude(std::int64_t stride) noexcept {
+  return stride < 0 ? 0 - static_cast<std::uint64_t>(stride) : static_cast<std::uint64_t>(stride);
+}
+
 struct Walk {
   int rank = 0;  // output dimensions, outermost first
   std::array<std::int64_t, kMaxRank> extent{};
@@ -69,7 +74,7 @@ struct Walk {
 
     // Insertion sort by |stride| descending: ranks are small, and it is stable.
     for (int i = 1; i < reduced_rank; ++i) {
-      for (int j = i; j > 0 && magnitude(reduced_stride[j - 1]) < magnitude(reduced_stride[j]); --j) {
+      for (int j = i; j > 0 && stride_magnitude(reduced_stride[j - 1]) < stride_magnitude(reduced_stride[j]); --j) {
         std::swap(reduced_stride[j - 1], reduced_stride[j]);
         std::swap(reduced_extent[j - 1], reduced_extent[j]);
       }
@@ -90,9 +95,6 @@ struct Walk {
   }
 
  private:
-  static std::uint64_t magnitude(std::int64_t x) {  // unsigned: defined for INT64_MIN too
-    return x < 0 ? 0 - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
-  }
   /// outer == inner * extent, false when the product overflows (no real walk has such strides).
   static bool continues(std::int64_t outer, std::int64_t inner, std::int64_t extent) {
     std::int64_t product = 0;

@@ -1,24 +1,23 @@
 // Pattern + shape + axis lengths -> Plan, following einops' _prepare_transformation_recipe and
-// _reconstruct_from_shape, with every product checked for overflow. See plan.hpp.
+// _reconstruct_from_shape, with every product checked for overflow. See plan.hpp; the cache of
+// plans is plan_cache.cpp, the walks of a plan plan_walk.cpp.
 #include "einops/plan.hpp"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <functional>
 #include <string>
 
-#include "bounded_cache.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/limits.hpp"
-#include "error_context.hpp"
+#include "call_context.hpp"
 #include "pattern_cache.hpp"
 
 namespace einops {
 namespace {
 
-using detail::ErrorContext;
+using detail::CallContext;
 
 constexpr std::int64_t kUnknown = -1;
 
@@ -32,12 +31,6 @@ struct AxisEntry {
 
 bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return !detail::checked_mul(a, b, out);
-}
-
-/// a * b modulo 2^64. Strides of axes that are never walked (length 1, or in an empty tensor) may
-/// not fit in int64; every stride a kernel uses does (the view's extent was checked), and it is exact.
-std::int64_t wrapping_multiply(std::int64_t a, std::int64_t b) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
 }
 
 std::string set_repr(const std::vector<std::string>& names) {
@@ -72,7 +65,7 @@ struct Identifiers {
 
 /// einops' shape-free checks (pattern_checks.hpp, shared with compile-time literals), reported
 /// with the offending names.
-void check_sides(const ErrorContext& context, Operation operation, const ArrowPattern& pattern) {
+void check_sides(const CallContext& context, Operation operation, const ArrowPattern& pattern) {
   const PatternError error = check_arrow_pattern(pattern, operation);
   if (!error) return;
   const Identifiers left(pattern.left), right(pattern.right);
@@ -86,7 +79,7 @@ void check_sides(const ErrorContext& context, Operation operation, const ArrowPa
     }
     case PatternErrorKind::repeat_left_identifier: reason += ": " + set_repr(left.minus(right)); break;
     case PatternErrorKind::reduce_right_identifier:
-      reason += " " + context.operation_label + ": " + set_repr(right.minus(left));
+      reason += " " + std::string(context.operation) + ": " + set_repr(right.minus(left));
       break;
     default: break;
   }
@@ -100,7 +93,7 @@ std::vector<std::string_view> length_names(const AxisLengths& lengths) {
 }
 
 /// repeat: every new named axis needs a length (checked with the sides, as einops does).
-void check_new_axis_sizes(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
+void check_new_axis_sizes(const CallContext& context, Operation operation, const ArrowPattern& pattern,
                           const AxisLengths& lengths) {
   if (operation != Operation::repeat) return;
   const std::vector<std::string_view> names = length_names(lengths);
@@ -115,7 +108,7 @@ void check_new_axis_sizes(const ErrorContext& context, Operation operation, cons
 }
 
 /// The caller's axis-length names: valid, used in the pattern, given once; lengths not negative.
-void check_length_entries(const ErrorContext& context, Operation operation, const ArrowPattern& pattern,
+void check_length_entries(const CallContext& context, Operation operation, const ArrowPattern& pattern,
                           const AxisLengths& lengths) {
   std::vector<std::string_view> names;
   for (const auto& entry : lengths.entries()) {
@@ -128,7 +121,7 @@ void check_length_entries(const ErrorContext& context, Operation operation, cons
 }
 
 std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
-                                       const ErrorContext& context, const ArrowPattern& pattern,
+                                       const CallContext& context, const ArrowPattern& pattern,
                                        std::span<const std::int64_t> shape, const AxisLengths& lengths) {
   check_sides(context, operation, pattern);
   check_new_axis_sizes(context, operation, pattern, lengths);
@@ -326,136 +319,6 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
   return plan;
 }
 
-// ---- the plan cache -------------------------------------------------------------------------
-
-struct PlanKeyView {
-  Operation operation;
-  std::string_view reduction;
-  std::string_view pattern;
-  std::span<const std::int64_t> shape;
-  std::span<const AxisLengths::Entry> lengths;
-};
-
-struct PlanKey {
-  Operation operation;
-  std::string reduction;
-  std::string pattern;
-  Shape shape;
-  std::vector<AxisLengths::Entry> lengths;
-  PlanKeyView view() const { return {operation, reduction, pattern, shape, lengths}; }
-};
-
-struct PlanKeyHash {
-  using is_transparent = void;
-  std::size_t operator()(const PlanKeyView& key) const {
-    std::size_t h = std::hash<std::string_view>{}(key.pattern);
-    const auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-    mix(static_cast<std::size_t>(key.operation));
-    mix(std::hash<std::string_view>{}(key.reduction));
-    for (std::int64_t length : key.shape) mix(static_cast<std::size_t>(length));
-    for (const auto& [name, length] : key.lengths) {
-      mix(std::hash<std::string_view>{}(name));
-      mix(static_cast<std::size_t>(length));
-    }
-    return h;
-  }
-  std::size_t operator()(const PlanKey& key) const { return (*this)(key.view()); }
-};
-
-/// Sizes first, then eight bytes at a time: keys are short, and a call to memcmp cost more than
-/// the comparison itself on a cached call.
-inline bool same_text(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  std::size_t i = 0;
-  for (; i + 8 <= a.size(); i += 8) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) return false;
-  }
-  for (; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-inline bool same_lengths(std::span<const std::int64_t> a, std::span<const std::int64_t> b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-struct PlanKeyEqual {
-  using is_transparent = void;
-  bool operator()(const PlanKeyView& a, const PlanKeyView& b) const {
-    return a.operation == b.operation && same_text(a.reduction, b.reduction) && same_text(a.pattern, b.pattern) &&
-           same_lengths(a.shape, b.shape) &&
-           std::equal(a.lengths.begin(), a.lengths.end(), b.lengths.begin(), b.lengths.end());
-  }
-  bool operator()(const PlanKey& a, const PlanKeyView& b) const { return (*this)(a.view(), b); }
-  bool operator()(const PlanKeyView& a, const PlanKey& b) const { return (*this)(a, b.view()); }
-  bool operator()(const PlanKey& a, const PlanKey& b) const { return (*this)(a.view(), b.view()); }
-};
-
-constexpr std::size_t kPlanCacheCapacity = 1024;
-
-auto& plan_cache() {
-  static detail::BoundedCache<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash, PlanKeyEqual> cache(
-      kPlanCacheCapacity);
-  return cache;
-}
-
-/// Bumped by clear_plan_cache(), so that threads' recent plans (below) are dropped too.
-std::atomic<std::uint64_t> plan_cache_generation{0};
-
-/// The plans this thread used last, checked before the shared cache: a loop calling one pattern
-/// on one shape pays a few comparisons instead of a hash, a lock and a map probe. Bounded (a
-/// handful of entries per thread, each pattern at most kMaxCachedPatternBytes).
-class RecentPlans {
- public:
-  /// The remembered plan of `key`, or null; the pointer is valid until the next remember().
-  const std::shared_ptr<const Plan>* find(const PlanKeyView& key, std::uint64_t generation) const {
-    for (const Entry& entry : entries_)
-      if (entry.plan && entry.generation == generation && PlanKeyEqual{}(entry.key, key)) return &entry.plan;
-    return nullptr;
-  }
-  /// Remembers `plan` for `key`, evicting the oldest entry; returns the stored pointer.
-  const std::shared_ptr<const Plan>& remember(const PlanKeyView& key, std::uint64_t generation,
-                                              std::shared_ptr<const Plan> plan) {
-    Entry& entry = entries_[next_];
-    next_ = (next_ + 1) % kEntries;
-    entry.generation = generation;
-    entry.key.operation = key.operation;
-    entry.key.reduction.assign(key.reduction);
-    entry.key.pattern.assign(key.pattern);
-    entry.key.shape.assign(key.shape.begin(), key.shape.end());
-    entry.key.lengths.assign(key.lengths.begin(), key.lengths.end());
-    entry.plan = std::move(plan);
-    return entry.plan;
-  }
-  /// Keeps a plan that is not remembered (its pattern is too long to cache) alive until the next call.
-  const std::shared_ptr<const Plan>& hold(std::shared_ptr<const Plan> plan) {
-    uncached_ = std::move(plan);
-    return uncached_;
-  }
-
- private:
-  static constexpr std::size_t kEntries = 4;
-  struct Entry {
-    std::uint64_t generation = 0;
-    PlanKey key{};
-    std::shared_ptr<const Plan> plan;
-  };
-  std::array<Entry, kEntries> entries_{};
-  std::size_t next_ = 0;
-  std::shared_ptr<const Plan> uncached_;
-};
-
-RecentPlans& recent_plans() {
-  thread_local RecentPlans recent;
-  return recent;
-}
-
 /// Resolves reduce()'s reduction name: "rearrange"/"repeat" turn reduce into that operation.
 Operation effective_operation(Operation operation, std::optional<std::string_view> reduction) {
   if (operation == Operation::reduce && reduction) {
@@ -477,9 +340,9 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
                       Reduction::any, Reduction::all})
     if (reduction_name(r) == name) return r;
   if (name == "rearrange" || name == "repeat") return std::nullopt;
-  throw EinopsError("Error while processing " + std::string(name) + "-reduction pattern \"" + std::string(pattern) +
-                    "\".\n Unknown reduction " + std::string(name) +
-                    ". Expect one of min, max, sum, mean, prod, any, all (or rearrange, repeat).");
+  detail::throw_call_error(name, pattern, "",
+                           "Unknown reduction " + std::string(name) +
+                               ". Expect one of min, max, sum, mean, prod, any, all (or rearrange, repeat).");
 }
 
 std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
@@ -488,7 +351,7 @@ std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<s
   const std::string_view pattern = pattern_ref.text;
   const std::string label = operation == Operation::reduce ? std::string(reduction.value_or("callable"))
                                                            : std::string(operation_name(operation));
-  const ErrorContext context{label, pattern, shape, lengths};
+  const CallContext context{.operation = label, .pattern = pattern, .shape = shape, .lengths = &lengths};
   std::optional<Reduction> named;
   if (operation == Operation::reduce && reduction) named = parse_reduction(*reduction, pattern);
   const Operation effective = effective_operation(operation, reduction);
@@ -498,130 +361,4 @@ std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<s
   return build_plan(effective, named, context, *parsed, shape, lengths);
 }
 
-namespace {
-
-/// get_plan's lookup: this thread's recent plans, then the shared cache, then a new plan. The
-/// result lives in this thread's RecentPlans until its next lookup.
-const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                             const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                             const AxisLengths& lengths) {
-  const std::string_view pattern = pattern_ref.text;
-  const std::string_view reduction_key =
-      operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
-  const PlanKeyView key{operation, reduction_key, pattern, shape, lengths.entries()};
-  const std::uint64_t generation = plan_cache_generation.load(std::memory_order_acquire);
-  RecentPlans& recent = recent_plans();
-  if (const auto* plan = recent.find(key, generation)) return *plan;
-  if (auto hit = plan_cache().find(key)) return recent.remember(key, generation, std::move(*hit));
-  std::shared_ptr<const Plan> plan = make_plan(operation, reduction, pattern_ref, shape, lengths);
-  if (pattern.size() > kMaxCachedPatternBytes) return recent.hold(std::move(plan));  // the cache's bytes stay bounded
-  plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
-                              Shape(shape.begin(), shape.end()),
-                              std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
-                      plan);
-  return recent.remember(key, generation, std::move(plan));
-}
-
-}  // namespace
-
-std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                     const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                     const AxisLengths& lengths) {
-  return find_plan(operation, reduction, pattern_ref, shape, lengths);
-}
-
-namespace detail {
-
-const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                        const PatternRef& pattern, std::span<const std::int64_t> shape, const AxisLengths& lengths) {
-  return *find_plan(operation, reduction, pattern, shape, lengths);
-}
-
-}  // namespace detail
-
-namespace detail {
-
-std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
-  std::array<std::int64_t, kMaxRank> out{};
-  std::int64_t step = 0;
-  int current_dim = -1;
-  for (std::size_t i = plan.input_axis_dim.size(); i-- > 0;) {
-    const int dim = plan.input_axis_dim[i];
-    if (dim != current_dim) {
-      current_dim = dim;
-      step = input_strides[static_cast<std::size_t>(dim)];
-    }
-    out[i] = step;
-    step = wrapping_multiply(step, plan.input_axis_lengths[i]);
-  }
-  return out;
-}
-
-Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
-               std::span<const std::int64_t> output_strides) {
-  const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
-  std::array<std::int64_t, kMaxRank> out_axis_stride{};
-  {
-    std::int64_t step = 0;
-    int current_dim = -1;
-    for (std::size_t i = plan.output_axis_dim.size(); i-- > 0;) {
-      const int dim = plan.output_axis_dim[i];
-      if (dim != current_dim) {
-        current_dim = dim;
-        step = output_strides[static_cast<std::size_t>(dim)];
-      }
-      out_axis_stride[i] = step;
-      step = wrapping_multiply(step, plan.output_axis_lengths[i]);
-    }
-  }
-  Walk walk;
-  for (std::size_t i = 0; i < plan.output_axis_source.size(); ++i) {
-    const int source = plan.output_axis_source[i];
-    walk.push_output(plan.output_axis_lengths[i], source >= 0 ? axis_stride[static_cast<std::size_t>(source)] : 0,
-                     out_axis_stride[i]);
-  }
-  for (int index : plan.reduced_axes)
-    walk.push_reduced(plan.input_axis_lengths[static_cast<std::size_t>(index)],
-                      axis_stride[static_cast<std::size_t>(index)]);
-  walk.merge();
-  return walk;
-}
-
-std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
-  if (!plan.is_pure_view_candidate()) return std::nullopt;
-  if (plan.output_size == 0) return row_major_strides(plan.output_shape);
-  const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
-  Shape strides(plan.output_shape.size(), 0);
-  std::size_t i = plan.output_axis_source.size();
-  for (std::size_t dim = plan.output_shape.size(); dim-- > 0;) {
-    // Walk this dimension's axes from the innermost: each non-unit axis must continue the previous.
-    bool have_inner = false;
-    std::int64_t expected = 0;
-    std::int64_t stride = 1;
-    while (i > 0 && plan.output_axis_dim[i - 1] == static_cast<int>(dim)) {
-      --i;
-      const std::int64_t length = plan.output_axis_lengths[i];
-      if (length == 1) continue;
-      const std::int64_t s = axis_stride[static_cast<std::size_t>(plan.output_axis_source[i])];
-      if (!have_inner) {
-        stride = s;
-        have_inner = true;
-      } else if (s != expected) {
-        return std::nullopt;
-      }
-      if (!checked_multiply(s, length, expected)) return std::nullopt;
-    }
-    strides[dim] = stride;
-  }
-  return strides;
-}
-
-std::size_t plan_cache_size() { return plan_cache().size(); }
-std::size_t plan_cache_capacity() { return plan_cache().capacity(); }
-void clear_plan_cache() {
-  plan_cache_generation.fetch_add(1, std::memory_order_acq_rel);
-  plan_cache().clear();
-}
-
-}  // namespace detail
 }  // namespace einops

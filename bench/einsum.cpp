@@ -13,7 +13,9 @@
 // and the result). The reference `read_pass` reads the inputs once (an OR of 64-bit words, which
 // the compiler vectorises, on one thread); for an elementwise product the reference `copy` is a
 // memcpy of the result's bytes. The target: einsum at least 60% of the reference's rate,
-// on one thread (EINOPS_NUM_THREADS=1 --benchmark_filter=stream/).
+// on one thread (EINOPS_NUM_THREADS=1 --benchmark_filter=stream/), and at least 1.5x LibTorch's
+// `torch::einsum` on the same data (`torch`, when LibTorch was found; its result is checked against
+// einops' before timing). LibTorch runs on as many threads as einops (EINOPS_NUM_THREADS).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
@@ -25,6 +27,13 @@
 #include <vector>
 
 #include "einops/einsum.hpp"
+#include "einops/threads.hpp"
+#ifdef EINOPS_BENCH_TORCH
+#include <algorithm>
+#include <cmath>
+
+#include "einsum_torch.hpp"
+#endif
 
 namespace {
 
@@ -94,7 +103,7 @@ void BM_attention_scores(benchmark::State& state, Mode mode) {
 
 // ---- contractions without a matrix product --------------------------------------------------------
 
-enum class StreamMode { einsum, einsum_into, read_pass, copy };
+enum class StreamMode { einsum, einsum_into, read_pass, copy, torch };
 
 template <class T>
 einops::Tensor<T> filled_as(const einops::Shape& shape, double scale) {
@@ -124,6 +133,27 @@ void BM_stream(benchmark::State& state, StreamMode mode, std::string pattern, ei
   const auto input_bytes = static_cast<std::size_t>(a.size() + b.size()) * sizeof(T);
   const auto out_bytes = static_cast<std::size_t>(out.size()) * sizeof(T);
   std::vector<T> source(static_cast<std::size_t>(out.size()), T{1});
+#ifdef EINOPS_BENCH_TORCH
+  std::unique_ptr<bench::TorchEinsum> torch;
+  if (mode == StreamMode::torch) {
+    const auto dims = [](const einops::Tensor<T>& t) { return std::vector<std::int64_t>(t.shape().begin(), t.shape().end()); };
+    torch = std::make_unique<bench::TorchEinsum>(pattern, sizeof(T) == sizeof(double), a.data(), dims(a), b.data(),
+                                                 dims(b), einops::get_num_threads());
+    torch->run();
+    const std::vector<double> expected = torch->result();
+    // Summation orders differ: equal within a relative tolerance of the element type.
+    const double tolerance = sizeof(T) == sizeof(double) ? 1e-9 : 1e-3;
+    bool equal = expected.size() == static_cast<std::size_t>(out.size());
+    for (std::size_t i = 0; equal && i < expected.size(); ++i) {
+      const double actual = static_cast<double>(out.data()[i]);
+      equal = std::abs(actual - expected[i]) <= tolerance * std::max(1.0, std::abs(expected[i]));
+    }
+    if (!equal) {
+      state.SkipWithError("torch::einsum's result differs from einops'");
+      return;
+    }
+  }
+#endif
   for (auto _ : state) {
     switch (mode) {
       case StreamMode::einsum: {
@@ -139,6 +169,11 @@ void BM_stream(benchmark::State& state, StreamMode mode, std::string pattern, ei
         break;
       }
       case StreamMode::copy: std::memcpy(out.data(), source.data(), out_bytes); break;
+      case StreamMode::torch:
+#ifdef EINOPS_BENCH_TORCH
+        torch->run();
+#endif
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -149,7 +184,9 @@ void BM_stream(benchmark::State& state, StreamMode mode, std::string pattern, ei
   state.counters["GB/s"] = benchmark::Counter(gigabytes, benchmark::Counter::kIsRate);
 }
 
-/// The shapes, float32 and float64, each with its reference in the same run.
+/// The shapes, then other common ones (short dots, a weighted sum over tokens, a product
+/// summed over the batch, short free axes on both sides), float32 and float64, each with its
+/// references in the same run.
 void register_streaming() {
   struct Row {
     const char* name;
@@ -162,9 +199,22 @@ void register_streaming() {
       {"heads_dot", "b h i d, b h i d -> b h i", {16, 8, 1024, 64}, {16, 8, 1024, 64}, false},
       {"matvec", "b n d, d -> b n", {32, 1024, 256}, {256}, false},
       {"elementwise", "b n d, b n d -> b n d", {32, 1024, 256}, {32, 1024, 256}, true},
+      {"short_dot", "b n d, b n d -> b n", {64, 8192, 16}, {64, 8192, 16}, false},
+      {"token_weighted_sum", "b n d, b n -> b d", {32, 1024, 256}, {32, 1024}, false},
+      {"batch_summed", "b n d, b n d -> d", {32, 1024, 256}, {32, 1024, 256}, false},
+      // Short free axes on both sides, either side of route.hpp's rule: 4 x 4 streams, 8 x 8 is a
+      // matrix product.
+      {"free_4x4", "b q d, b k d -> b q k", {8192, 4, 128}, {8192, 4, 128}, false},
+      {"free_8x8", "b q d, b k d -> b q k", {4096, 8, 128}, {4096, 8, 128}, false},
   };
-  const std::pair<const char*, StreamMode> modes[] = {
-      {"einsum", StreamMode::einsum}, {"einsum_into", StreamMode::einsum_into}, {"read_pass", StreamMode::read_pass}};
+  const std::vector<std::pair<const char*, StreamMode>> modes = {
+      {"einsum", StreamMode::einsum},
+      {"einsum_into", StreamMode::einsum_into},
+      {"read_pass", StreamMode::read_pass},
+#ifdef EINOPS_BENCH_TORCH
+      {"torch", StreamMode::torch},
+#endif
+  };
   for (const Row& row : rows)
     for (const char* type : {"float32", "float64"}) {
       const std::string prefix = std::string("stream/") + row.name + "/" + type + "/";

@@ -58,10 +58,11 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   CLI::App* explain = app.add_subcommand("explain", "show how a pattern is read for one input shape, step by step");
   explain->add_option("pattern", explain_command.pattern, "the einops pattern")->required();
   explain->add_option("inputs", explain_command.words, "input files (their shape and dtype are used) and name=len");
-  explain->add_option("-s,--shape", explain_command.shape, "the input shape, e.g. 2,3,4");
+  explain->add_option("-s,--shape", explain_command.shapes, "the input shape, e.g. 2,3,4 (einsum: once per operand)")
+      ->allow_extra_args(false);
   explain->add_option("-r,--reduction", explain_command.reduction, std::string("explain a reduce: ") + kReductions);
-  explain->add_option("--op", explain_command.operation, "rearrange, reduce or repeat (default: rearrange, or "
-                                                         "reduce with --reduction)");
+  explain->add_option("--op", explain_command.operation, "rearrange, reduce, repeat or einsum (default: einsum for a "
+                                                         "pattern with a comma, reduce with --reduction, else rearrange)");
   explain->add_option("--dtype", explain_command.dtype, "element type for the cost in bytes (default float32)");
 
   PackCommand pack_command;

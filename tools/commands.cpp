@@ -81,8 +81,48 @@ void run_transform(const TransformCommand& command, std::ostream& out) {
         << " " << describe(inputs[0]) << " -> " << command.output << " " << describe(result) << "\n";
 }
 
+namespace {
+
+DType dtype_named(const std::string& name) {
+  const auto dtype = dtype_from_name(name);
+  if (!dtype) throw UsageError("--dtype '" + name + "' is not a dtype name such as float32");
+  return *dtype;
+}
+
+/// explain of an einsum: one --shape per operand, or the operands' files (their headers only).
+void explain_einsum_command(const ExplainCommand& command, const Positionals& positionals, std::ostream& out) {
+  if (!positionals.lengths.entries().empty()) throw UsageError("explain of an einsum takes no name=len");
+  if (command.reduction) throw UsageError("--reduction applies to reduce only");
+  EinsumExplainRequest request;
+  request.pattern = command.pattern;
+  if (!command.shapes.empty()) {
+    for (const std::string& shape : command.shapes) request.shapes.push_back(parse_shape_list(shape));
+    request.dtype = dtype_named(command.dtype);
+  } else {
+    for (const std::string& file : positionals.files) {
+      const auto [shape, dtype] = array_shape(file);
+      if (file != positionals.files.front() && dtype != request.dtype)
+        throw UsageError("explain: " + file + " differs in dtype from " + positionals.files.front());
+      request.shapes.push_back(shape);
+      request.dtype = dtype;
+    }
+  }
+  out << explain_einsum(request);
+}
+
+}  // namespace
+
 void run_explain(const ExplainCommand& command, std::ostream& out) {
   const Positionals positionals = split_positionals(command.words);
+  if (!command.shapes.empty() && !positionals.files.empty())
+    throw UsageError("explain takes --shape or input files, not both");
+  if (command.shapes.empty() && positionals.files.empty())
+    throw UsageError("explain needs --shape (for example --shape 2,3,4) or an input file");
+  const bool einsum_pattern = command.pattern.find(',') != std::string::npos;
+  if (command.operation.value_or(einsum_pattern ? "einsum" : "") == "einsum") {
+    explain_einsum_command(command, positionals, out);
+    return;
+  }
   ExplainRequest request;
   request.pattern = command.pattern;
   request.lengths = positionals.lengths;
@@ -90,13 +130,11 @@ void run_explain(const ExplainCommand& command, std::ostream& out) {
   request.operation = operation_named(command.operation.value_or(command.reduction ? "reduce" : "rearrange"));
   if (request.operation == Operation::reduce && !request.reduction)
     throw UsageError("explain of a reduce needs --reduction (min, max, sum, mean, prod, any or all)");
-  if (command.shape && !positionals.files.empty()) throw UsageError("explain takes --shape or input files, not both");
-  if (command.shape) {
-    request.shape = parse_shape_list(*command.shape);
-    const auto dtype = dtype_from_name(command.dtype);
-    if (!dtype) throw UsageError("--dtype '" + command.dtype + "' is not a dtype name such as float32");
-    request.dtype = *dtype;
-  } else if (!positionals.files.empty()) {
+  if (command.shapes.size() > 1) throw UsageError("explain takes one --shape (several only for einsum)");
+  if (!command.shapes.empty()) {
+    request.shape = parse_shape_list(command.shapes.front());
+    request.dtype = dtype_named(command.dtype);
+  } else {
     // Only the headers are read. Several files are a list input, stacked: all alike.
     const auto [shape, dtype] = array_shape(positionals.files[0]);
     for (const std::string& file : positionals.files)
@@ -108,8 +146,6 @@ void run_explain(const ExplainCommand& command, std::ostream& out) {
       request.shape.insert(request.shape.begin(), static_cast<std::int64_t>(positionals.files.size()));
       request.list_input = true;
     }
-  } else {
-    throw UsageError("explain needs --shape (for example --shape 2,3,4) or an input file");
   }
   out << explain(request);
 }

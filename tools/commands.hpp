@@ -22,13 +22,14 @@ struct TransformCommand {
 };
 void run_transform(const TransformCommand& command, std::ostream& out);
 
-/// explain PATTERN (--shape S | INPUT...) [name=len ...]
+/// explain PATTERN (--shape S | INPUT...) [name=len ...]; einsum: one --shape (or file) per operand
 struct ExplainCommand {
   std::string pattern;
   std::vector<std::string> words;
-  std::optional<std::string> shape;
+  std::vector<std::string> shapes;  // one --shape each; several only for einsum
   std::optional<std::string> reduction;
-  std::optional<std::string> operation;  // default: reduce with --reduction, else rearrange
+  std::optional<std::string> operation;  // default: einsum for a pattern with a comma, reduce with
+                                         // --reduction, else rearrange
   std::string dtype = "float32";
 };
 void run_explain(const ExplainCommand& command, std::ostream& out);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "einops/plan.hpp"
 
@@ -23,5 +24,15 @@ struct ExplainRequest {
 /// The explanation, several lines of text. Throws EinopsError (with a caret for syntax errors)
 /// exactly as the operation itself would.
 std::string explain(const ExplainRequest& request);
+
+struct EinsumExplainRequest {
+  std::string pattern;
+  std::vector<Shape> shapes;  // one per operand
+  DType dtype = DType::float32;
+};
+
+/// einsum's plan for these operand shapes: axes, each pairwise contraction and the kernel that
+/// runs it (explain_einsum.cpp). Throws EinopsError as einsum would.
+std::string explain_einsum(const EinsumExplainRequest& request);
 
 }  // namespace einops::tool

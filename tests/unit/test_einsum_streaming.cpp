@@ -14,12 +14,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "einops/detail/einsum_description.hpp"
 #include "einops/detail/kernels.hpp"
 #include "einops/einsum.hpp"
 #include "einops/threads.hpp"
 #include "einsum/einsum_plan.hpp"
 #include "einsum/route.hpp"
-#include "operation_context.hpp"
+#include "call_context.hpp"
 #include "operation_patterns.hpp"
 
 using einops::AnyTensor;
@@ -34,7 +35,7 @@ namespace {
 Route route_of(std::string_view pattern, const std::vector<Shape>& shapes) {
   std::vector<AnyTensor> operands;
   for (const Shape& shape : shapes) operands.emplace_back(einops::DType::float32, shape);
-  const einops::detail::OperationContext context{"einsum", pattern, operands};
+  const einops::detail::CallContext context{"einsum", pattern, operands};
   const auto parsed = einops::detail::einsum_pattern(pattern, context);
   const auto plan = einops::detail::einsum::get_plan(*parsed, operands, context);
   EXPECT_EQ(plan->steps.size(), 1u) << pattern;
@@ -70,6 +71,48 @@ TEST(EinsumRoute, ShortFreeAxesOnBothSidesFollowTheCostRule) {
   EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 5, 128}, {64, 5, 128}}), Route::matrix_product);
   EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 3, 1000}, {64, 1000, 1000}}), Route::matrix_product);
   EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 2, 63}, {64, 2, 63}}), Route::matrix_product);
+}
+
+// ---- the plan in words (einops explain) -----------------------------------------------------------
+
+TEST(EinsumDescription, NamesEachStepsRouteAndKernel) {
+  using einops::detail::describe_einsum;
+  const std::vector<Shape> rows = {{32, 64, 256}, {32, 64, 256}};
+  const auto dots = describe_einsum("b n d, b n d -> b n", rows, einops::DType::float32);
+  ASSERT_EQ(dots.steps.size(), 1u);
+  EXPECT_EQ(dots.steps[0].first, "operand 0 (b n d)");
+  EXPECT_EQ(dots.steps[0].result, "the output (b n)");
+  EXPECT_EQ(dots.steps[0].kernel.rfind("streaming: a SIMD dot product", 0), 0u) << dots.steps[0].kernel;
+  EXPECT_EQ(dots.axes.size(), 3u);
+  EXPECT_EQ(dots.output_shape, (Shape{32, 64}));
+  EXPECT_TRUE(dots.note.empty());
+
+  const std::vector<Shape> matrices = {{8, 64, 64}, {8, 64, 64}};
+  const auto product = describe_einsum("b i k, b k j -> b i j", matrices, einops::DType::float32);
+  ASSERT_EQ(product.steps.size(), 1u);
+  EXPECT_EQ(product.steps[0].kernel.rfind("matrix product: 8 x [64 x 64] . [64 x 64]", 0), 0u)
+      << product.steps[0].kernel;
+
+  // Elementwise: the lanes kernel; float16 is read in place.
+  const auto elementwise = describe_einsum("b n d, b n d -> b n d", rows, einops::DType::float16);
+  EXPECT_NE(elementwise.steps[0].kernel.find("side by side in SIMD lanes"), std::string::npos)
+      << elementwise.steps[0].kernel;
+  EXPECT_NE(elementwise.note.find("read in place"), std::string::npos) << elementwise.note;
+
+  // Three operands: two steps, the first writing an intermediate product.
+  const std::vector<Shape> chain = {{50, 3}, {3, 60}, {60, 2}};
+  const auto three = describe_einsum("i j, j k, k l -> i l", chain, einops::DType::float64);
+  ASSERT_EQ(three.steps.size(), 2u);
+  EXPECT_EQ(three.steps[0].result.rfind("product 1 (", 0), 0u) << three.steps[0].result;
+  // The second step contracts the intermediate with the remaining operand, in either order.
+  EXPECT_NE((three.steps[1].first + three.steps[1].second).find("product 1"), std::string::npos)
+      << three.steps[1].first << " / " << three.steps[1].second;
+}
+
+TEST(EinsumDescription, FailsAsEinsumFails) {
+  const std::vector<Shape> shapes = {{2, 3, 4}, {2, 3, 5}};
+  EXPECT_THROW(einops::detail::describe_einsum("b n d, b n d -> b n", shapes, einops::DType::float32),
+               einops::EinopsError);
 }
 
 // ---- operands in any layout -----------------------------------------------------------------------

@@ -330,6 +330,11 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
                                          s.red_loops.data(), s.red_rank);
             line_out[o] = Op::finish(value, s.reduced);
           }
+        } else if (innermost.out_stride == width * group) {
+          // The lines lie end to end in the output as in the buffer: one finish for them all
+          // (a finish call costs as much as a short line's elements).
+          finish_float(FloatFinishCall{s.type, acc, line_out, count * width * group, R == Reduction::mean, s.reduced});
+          break;
         } else {
           finish_float(FloatFinishCall{s.type, acc, line_out, width * group, R == Reduction::mean, s.reduced});
         }

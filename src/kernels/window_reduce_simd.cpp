@@ -8,7 +8,8 @@
 //   lanes as wide as a pixel split the window's elements (NCHW, or NHWC with 2, 4 or 8 channels);
 // - direct: groups of at least a vector: plain loads at each element of the window (NHWC);
 // - compact: smaller groups (NHWC with 3 channels): every input position p combines the window
-//   starting there, and the positions that start a pixel's window are kept.
+//   starting there, and the positions that start a pixel's window are kept (compressed into
+//   place with a mask per phase of the walk, or picked lane by lane where the phases are many).
 // Interleaved and direct lines end with an overlapping vector (outputs recomputed identically);
 // compact lines, and lines shorter than a vector, end on the scalar path's own steps.
 #include <algorithm>
@@ -133,16 +134,65 @@ HWY_INLINE hn::Vec<DA> First(DA da, hn::Vec<DA> x) {
   return x;
 }
 
+/// Floating min and max have a cheaper pass: without NaN, the scalar combine is "take b where b
+/// beats a", two instructions instead of six. The sum of every element combined is carried
+/// beside it; it is NaN exactly when an input was NaN (or when infinities of both signs met), and
+/// then the vector is combined again the exact way.
+template <Reduction R, class DA>
+inline constexpr bool kOrderedPass =
+    (R == Reduction::min || R == Reduction::max) && std::is_floating_point_v<hn::TFromD<DA>>;
+
+/// One vector's combination, exact (Step) or ordered (see kOrderedPass).
+template <Reduction R, class DA, bool kOrdered>
+struct Combination {
+  using V = hn::Vec<DA>;
+  V check;
+
+  HWY_INLINE explicit Combination(DA da) : check(hn::Zero(da)) {}
+
+  HWY_INLINE V first(DA da, V x) {
+    if constexpr (kOrdered) check = x;
+    return First<R>(da, x);
+  }
+  HWY_INLINE V step(V a, V b) {
+    if constexpr (kOrdered) {
+      check = hn::Add(check, b);
+      return hn::IfThenElse(R == Reduction::max ? hn::Gt(b, a) : hn::Lt(b, a), b, a);
+    } else {
+      return Step<R, DA>(a, b);
+    }
+  }
+  /// False when the ordered pass may differ from the exact one.
+  HWY_INLINE bool holds() const {
+    if constexpr (kOrdered) return hn::AllFalse(DA(), hn::IsNaN(check));
+    return true;
+  }
+};
+
+/// `pass(combination)` with the ordered combination where it applies and holds, else exact.
+template <Reduction R, class DA, class Pass>
+HWY_INLINE hn::Vec<DA> Combined(Pass pass) {
+  if constexpr (kOrderedPass<R, DA>) {
+    Combination<R, DA, true> ordered{DA()};
+    const hn::Vec<DA> v = pass(ordered);
+    if (ordered.holds()) return v;
+  }
+  Combination<R, DA, false> exact{DA()};
+  return pass(exact);
+}
+
 /// How whole vectors of a line's outputs are formed (see the top of this file).
 enum class LineShape { interleaved, direct, compact, scalar };
 
-template <Reduction R, class T>
+/// Lines of windows reduced with accumulator vectors of tag DA (WindowTag, or a narrower one for
+/// lines shorter than its vectors).
+template <Reduction R, class T, class DA_ = WindowTag<R, T>>
 class WindowLines {
  public:
   using Op = ReduceOp<R, T>;
   using Acc = typename Op::Acc;
   using L = InLane<T>;
-  using DA = WindowTag<R, T>;
+  using DA = DA_;
   using DL = hn::Rebind<L, DA>;
   using V = hn::Vec<DA>;
 
@@ -158,6 +208,7 @@ class WindowLines {
       shape_ = LineShape::direct;
     else
       shape_ = LineShape::compact;
+    if (shape_ == LineShape::compact) TabulateKeptLanes();
   }
 
   /// One line: `in` is its first row's first element, `out` its first accumulator.
@@ -209,12 +260,14 @@ class WindowLines {
   /// Combines element `j` of every window row, loaded by load(row, j), in the scalar order.
   template <class Load>
   HWY_INLINE V Combine(std::int64_t window, Load load) const {
-    const DA da;
-    V acc = First<R>(da, load(offsets_[0], 0));
-    for (std::int64_t j = 1; j < window; ++j) acc = Step<R, DA>(acc, load(offsets_[0], j));
-    for (std::int64_t r = 1; r < rows_; ++r)
-      for (std::int64_t j = 0; j < window; ++j) acc = Step<R, DA>(acc, load(offsets_[r], j));
-    return acc;
+    return Combined<R, DA>([&](auto& combination) {
+      const DA da;
+      V acc = combination.first(da, load(offsets_[0], 0));
+      for (std::int64_t j = 1; j < window; ++j) acc = combination.step(acc, load(offsets_[0], j));
+      for (std::int64_t r = 1; r < rows_; ++r)
+        for (std::int64_t j = 0; j < window; ++j) acc = combination.step(acc, load(offsets_[r], j));
+      return acc;
+    });
   }
 
   template <int kWindow>
@@ -245,30 +298,32 @@ class WindowLines {
       const hn::Repartition<Pixel, DL> dp;
       using VP = hn::Vec<decltype(dp)>;
       // Output o starts a pixel (o is a multiple of the group), whose window starts at o * window.
-      const auto take = [&](V acc, bool first, VP split) {
-        const V x = Widen<R, T>(da, hn::BitCast(dl, split));
-        return first ? First<R>(da, x) : Step<R, DA>(acc, x);
-      };
-      const auto row = [&](V acc, std::int64_t r, std::int64_t o) {
-        const auto* p = reinterpret_cast<const Pixel*>(in + offsets_[r] + o * kWindow);
-        if constexpr (kWindow == 2) {
-          VP s0, s1;
-          hn::LoadInterleaved2(dp, p, s0, s1);
-          return take(take(acc, r == 0, s0), false, s1);
-        } else if constexpr (kWindow == 3) {
-          VP s0, s1, s2;
-          hn::LoadInterleaved3(dp, p, s0, s1, s2);
-          return take(take(take(acc, r == 0, s0), false, s1), false, s2);
-        } else {
-          VP s0, s1, s2, s3;
-          hn::LoadInterleaved4(dp, p, s0, s1, s2, s3);
-          return take(take(take(take(acc, r == 0, s0), false, s1), false, s2), false, s3);
-        }
-      };
       const auto vector_at = [&](std::int64_t o) {
-        V acc = row(hn::Zero(da), 0, o);
-        for (std::int64_t r = 1; r < rows_; ++r) acc = row(acc, r, o);
-        return acc;
+        return Combined<R, DA>([&](auto& combination) {
+          const auto take = [&](V acc, bool first, VP split) {
+            const V x = Widen<R, T>(da, hn::BitCast(dl, split));
+            return first ? combination.first(da, x) : combination.step(acc, x);
+          };
+          const auto row = [&](V acc, std::int64_t r) {
+            const auto* p = reinterpret_cast<const Pixel*>(in + offsets_[r] + o * kWindow);
+            if constexpr (kWindow == 2) {
+              VP s0, s1;
+              hn::LoadInterleaved2(dp, p, s0, s1);
+              return take(take(acc, r == 0, s0), false, s1);
+            } else if constexpr (kWindow == 3) {
+              VP s0, s1, s2;
+              hn::LoadInterleaved3(dp, p, s0, s1, s2);
+              return take(take(take(acc, r == 0, s0), false, s1), false, s2);
+            } else {
+              VP s0, s1, s2, s3;
+              hn::LoadInterleaved4(dp, p, s0, s1, s2, s3);
+              return take(take(take(take(acc, r == 0, s0), false, s1), false, s2), false, s3);
+            }
+          };
+          V acc = row(hn::Zero(da), 0);
+          for (std::int64_t r = 1; r < rows_; ++r) acc = row(acc, r);
+          return acc;
+        });
       };
       std::int64_t o = 0;
       for (; o + N() <= outputs_; o += N()) Store(vector_at(o), out + o, N());
@@ -300,6 +355,9 @@ class WindowLines {
   /// positions p with p mod (window * group) < group start a pixel's window and are kept, in
   /// order. Returns how many outputs it wrote (the first ones).
   std::int64_t Compact(const L* in, Acc* out) const {
+    if constexpr (std::is_same_v<AccLane<R, T>, Acc>) {
+      if (kept_phases_ > 0) return CompactCompressed(in, out);
+    }
     const DA da;
     const DL dl;
     const std::int64_t period = window_ * group_;
@@ -328,20 +386,74 @@ class WindowLines {
     return produced;
   }
 
+  /// The compact walk's vectors start at positions p = 0, N, 2N, ...: their phases p mod
+  /// (window * group) repeat with a period, and each phase keeps the same lanes. Records the
+  /// kept lanes of each phase as mask bits, or leaves kept_phases_ at 0 when the period is long.
+  void TabulateKeptLanes() {
+    const std::int64_t period = window_ * group_;
+    std::int64_t phase = 0;
+    do {
+      std::uint64_t bits = 0;
+      for (std::int64_t i = 0; i < N(); ++i)
+        if ((phase + i) % period < group_) bits |= std::uint64_t{1} << i;
+      kept_lanes_[kept_phases_++] = bits;
+      phase = (phase + N()) % period;
+    } while (phase != 0 && kept_phases_ < kMaxKeptPhases);
+    if (phase != 0) kept_phases_ = 0;
+  }
+
+  /// Compact with the kept lanes compressed into place (see TabulateKeptLanes).
+  std::int64_t CompactCompressed(const L* in, Acc* out) const {
+    const DA da;
+    const DL dl;
+    const std::int64_t span = outputs_ * window_;
+    std::int64_t produced = 0;
+    std::int64_t phase = 0;
+    for (std::int64_t p = 0; p + N() + (window_ - 1) * group_ <= span; p += N()) {
+      V v = Combine(window_, [&](std::int64_t row, std::int64_t j) {
+        return Widen<R, T>(da, hn::LoadU(dl, in + row + p + j * group_));
+      });
+      if constexpr (std::is_floating_point_v<Acc>) {
+        if (divisor_ > 0) v = hn::Div(v, hn::Set(da, static_cast<Acc>(divisor_)));
+      }
+      const auto kept = hn::LoadMaskBits(da, reinterpret_cast<const std::uint8_t*>(&kept_lanes_[phase]));
+      produced += static_cast<std::int64_t>(hn::CompressBlendedStore(v, kept, da, out + produced));
+      if (++phase == kept_phases_) phase = 0;
+    }
+    return produced;
+  }
+
+  /// Most phases TabulateKeptLanes records (a period of up to 64 vectors).
+  static constexpr std::int64_t kMaxKeptPhases = 64;
+
   std::int64_t window_, group_, outputs_, divisor_;
   std::int64_t offsets_[kMaxWindowRows] = {};
   std::int64_t rows_ = 0;
   LineShape shape_ = LineShape::scalar;
+  std::uint64_t kept_lanes_[kMaxKeptPhases] = {};
+  std::int64_t kept_phases_ = 0;
 };
 
-template <Reduction R, class T>
-void ReduceWindowsTyped(const WindowReduceCall& call) {
-  const WindowLines<R, T> lines(call);
+template <Reduction R, class T, class DA>
+void ReduceLines(const WindowReduceCall& call) {
+  const WindowLines<R, T, DA> lines(call);
   using Acc = typename ReduceOp<R, T>::Acc;
   const auto* in = static_cast<const InLane<T>*>(call.base);
   auto* out = static_cast<Acc*>(call.accumulators);
   for (std::int64_t line = 0; line < call.lines; ++line)
     lines.Run(in + line * call.line_in_stride, out + line * call.line_out_stride);
+}
+
+/// Lines with fewer outputs than a vector (28 of a 56-wide map, against 32 uint8 lanes) take
+/// vectors of half the width, rather than the scalar path for the whole line.
+template <Reduction R, class T>
+void ReduceWindowsTyped(const WindowReduceCall& call) {
+  using DA = WindowTag<R, T>;
+  if constexpr (HWY_TARGET != HWY_SCALAR && hn::MaxLanes(DA()) > 1) {
+    const std::int64_t outputs = call.pixels * call.group;
+    if (outputs < static_cast<std::int64_t>(hn::Lanes(DA()))) return ReduceLines<R, T, hn::Half<DA>>(call);
+  }
+  ReduceLines<R, T, DA>(call);
 }
 
 template <class T>

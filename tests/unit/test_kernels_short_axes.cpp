@@ -274,8 +274,9 @@ TEST(ShortAxisKernels, ChosenForImageChannelsAndNamed) {
 
 TEST(ShortAxisKernels, ResultsAreBitIdenticalForAnyThreadCount) {
   const int before = einops::get_num_threads();
+  // Above kShortAxisParallelMinBytes of traffic, so that the threads share the copy.
   for (const bool channels_last_input : {true, false}) {
-    const Copy copy = image_copy(Image{5, 129, 257, 3, channels_last_input}, Input::padded_rows, 1);
+    const Copy copy = image_copy(Image{9, 129, 257, 3, channels_last_input}, Input::padded_rows, 1);
     const std::vector<std::uint32_t> in = input_of<std::uint32_t>(copy);
     const std::vector<std::uint32_t> expected = reference(copy, in);
     for (const int threads : {1, 2, 3, 8}) {

@@ -12,8 +12,7 @@
 #include "einops/pack.hpp"
 #include "einops/pattern_checks.hpp"
 #include "call_context.hpp"
-#include "kernels/buffer_cache.hpp"
-#include "call_context.hpp"
+#include "execute.hpp"
 #include "operation_patterns.hpp"
 
 namespace einops::detail {
@@ -88,10 +87,7 @@ PlannedCall::PlannedCall(Operation operation, std::optional<std::string_view> re
 
 std::span<const std::int64_t> PlannedCall::output_shape() const { return plan_->output_shape; }
 
-DType PlannedCall::output_dtype() const {
-  if (plan_->reduced_axes.empty() || !plan_->reduction) return x_.dtype;
-  return reduction_result_dtype(*plan_->reduction, x_.dtype);
-}
+DType PlannedCall::output_dtype() const { return result_dtype(*plan_, x_.dtype); }
 
 void PlannedCall::expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const {
   const std::string why = result_mismatch(plan_->output_shape, output_dtype(), rank, dtype, how_to_ask);
@@ -100,25 +96,9 @@ void PlannedCall::expect_result(std::size_t rank, DType dtype, std::string_view 
   context.fail(why);
 }
 
-void PlannedCall::write_into(TensorRef out) const {
-  // The plan's own walk serves row-major memory on both sides without being rebuilt.
-  Walk strided;
-  const bool contiguous = x_.is_contiguous() && out.is_contiguous();
-  if (!contiguous) strided = make_walk(*plan_, x_.strides, out.strides);
-  const Walk& walk = contiguous ? plan_->contiguous_walk : strided;
-  if (plan_->reduced_axes.empty() || !plan_->reduction)
-    copy_strided(dtype_size(x_.dtype), x_.data, out.data, walk);
-  else
-    reduce_strided(x_.dtype, *plan_->reduction, x_.data, out.data, walk);
-}
+void PlannedCall::write_into(TensorRef out) const { execute(*plan_, x_, out); }
 
-AnyTensor PlannedCall::result() const {
-  if (auto strides = view_strides(*plan_, x_.strides))
-    return AnyTensor(x_.dtype, nullptr, x_.data, plan_->output_shape, std::move(*strides));
-  AnyTensor out = new_result(output_dtype(), plan_->output_shape);  // fully written: no zero fill, reused buffers
-  write_into(out);
-  return out;
-}
+AnyTensor PlannedCall::result() const { return execute_new(*plan_, x_, lengths_); }
 
 void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::string_view operation,
                       std::string_view pattern, std::string_view how_to_ask) {

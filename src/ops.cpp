@@ -1,4 +1,5 @@
-// rearrange, reduce and repeat on AnyTensor: plan (cached), then a view, a copy or a reduction.
+// rearrange, reduce and repeat on AnyTensor: plan (cached), then the executor (execute.cpp): a
+// view, a copy or a reduction.
 #include "einops/ops.hpp"
 
 #include <string>
@@ -6,6 +7,7 @@
 #include "einops/detail/kernels.hpp"
 #include "kernels/buffer_cache.hpp"
 #include "call_context.hpp"
+#include "execute.hpp"
 
 namespace einops {
 namespace {
@@ -45,12 +47,6 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
   return stacked;
 }
 
-/// The dtype of the result of `plan` applied to `input`.
-DType result_dtype(const Plan& plan, DType input) {
-  if (plan.reduced_axes.empty() || !plan.reduction) return input;
-  return reduction_result_dtype(*plan.reduction, input);
-}
-
 using detail::TensorRef;
 
 /// A plain loop: std::equal on integers becomes a call to memcmp, a tenth of a tiny call's time.
@@ -61,61 +57,15 @@ bool same_shape(std::span<const std::int64_t> a, std::span<const std::int64_t> b
   return true;
 }
 
-bool moves_only(const Plan& plan) { return plan.reduced_axes.empty() || !plan.reduction; }
-
-/// Out of line: a Walk is kilobytes, and the contiguous path should not even zero one.
-[[gnu::noinline]] void run_strided(const Plan& plan, const TensorRef& x, const TensorRef& out) {
-  const detail::Walk walk = detail::make_walk(plan, x.strides, out.strides);
-  if (moves_only(plan))
-    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
-  else
-    detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
-}
-
-/// Writes the result of `plan` on `x` into `out` (already of the right shape and dtype).
-void execute(const Plan& plan, const TensorRef& x, const TensorRef& out) {
-  if (!x.is_contiguous() || !out.is_contiguous()) return run_strided(plan, x, out);
-  // Contiguous tensors (the common case): the plan's own walk, and its cached copy schedule.
-  if (moves_only(plan))
-    detail::copy_strided(dtype_size(x.dtype), x.data, out.data, plan.contiguous_walk, plan.contiguous_schedules);
-  else
-    detail::reduce_strided(x.dtype, *plan.reduction, x.data, out.data, plan.contiguous_walk);
-}
-
-}  // namespace
-
-namespace detail {
-
-void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
-                       const AxisLengths& lengths) {
-  const std::string problem = allocation_problem(plan.output_shape, element_size);
-  if (problem.empty()) return;
-  const std::string label(plan.reduction ? reduction_name(*plan.reduction) : operation_name(plan.operation));
-  const CallContext context{.operation = label, .pattern = plan.pattern, .shape = input_shape, .lengths = &lengths};
-  context.fail("The result is too large: " + problem);
-}
-
-}  // namespace detail
-
-namespace {
-
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
 AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
   detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
-  if (auto strides = detail::view_strides(plan, x.strides))
-    return AnyTensor(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, plan.output_shape,
-                     std::move(*strides));
-  const DType dtype = result_dtype(plan, x.dtype);
-  detail::check_result_size(plan, dtype_size(dtype), x.shape, lengths);  // before allocating
-  // The kernels write every element: no zero fill, and large buffers come from the reuse cache.
-  AnyTensor out = detail::new_result(dtype, plan.output_shape);
-  execute(plan, x, out);
-  return out;
+  return detail::execute_new(plan, x, lengths);
 }
 
 void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths, std::string_view label) {
   detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
-  const DType expected = result_dtype(plan, x.dtype);
+  const DType expected = detail::result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
   if (out.dtype != expected ||
       !same_shape(out_shape, plan.output_shape)) {
@@ -124,7 +74,7 @@ void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, cons
                  ", the result is " + detail::format_shape(plan.output_shape) + " " +
                  std::string(dtype_name(expected)));
   }
-  execute(plan, x, out);
+  detail::execute(plan, x, out);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "einops/detail/plan_kernels.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/limits.hpp"
 #include "call_context.hpp"
@@ -120,16 +121,10 @@ void check_length_entries(const CallContext& context, Operation operation, const
   }
 }
 
-std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
-                                       const CallContext& context, const ArrowPattern& pattern,
-                                       std::span<const std::int64_t> shape, const AxisLengths& lengths) {
-  check_sides(context, operation, pattern);
-  check_new_axis_sizes(context, operation, pattern, lengths);
-  const Expression& left = pattern.left;
-  const Expression& right = pattern.right;
+/// The number of input dimensions the ellipsis stands for (0 without one); checks the rank, the
+/// rank limit and the lengths of `shape`.
+std::int64_t check_input_shape(const CallContext& context, const Expression& left, std::span<const std::int64_t> shape) {
   const auto ndim = static_cast<std::int64_t>(shape.size());
-
-  // Ellipsis expansion.
   std::int64_t ellipsis_dims = 0;
   if (left.has_ellipsis) {
     const auto others = static_cast<std::int64_t>(left.groups.size()) - 1;
@@ -152,21 +147,27 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
     if (shape[dim] > 0 && !checked_multiply(nonzero_product, shape[dim], nonzero_product))
       context.fail("Input shape has more elements than int64 can count");
   }
+  return ellipsis_dims;
+}
 
-  auto plan = std::make_shared<Plan>();
-  plan->operation = operation;
-  plan->reduction = reduction;
-  plan->pattern = context.pattern;
-  plan->input_shape.assign(shape.begin(), shape.end());
-
-  // Input axes in input order, then right-only (added) axes.
+/// Every elementary axis of one call: the input's in input order, then the axes only the right
+/// side has; and which of them make up each input and each output dimension.
+struct AxisTable {
   std::vector<AxisEntry> axes;
-  std::vector<std::vector<int>> input_groups;  // input axes of each input dimension
+  std::vector<std::vector<int>> input_groups;   // indices into `axes`, per input dimension
+  std::vector<std::vector<int>> output_groups;  // indices into `axes`, per output dimension
+  int input_axis_count = 0;                     // axes [0, input_axis_count) come from the input
+};
+
+/// The pattern's axes with the ellipsis expanded into `ellipsis_dims` axes "...0", "...1", ...
+AxisTable lay_out_axes(const CallContext& context, const ArrowPattern& pattern, std::int64_t ellipsis_dims) {
+  AxisTable table;
+  std::vector<AxisEntry>& axes = table.axes;
   const auto ellipsis_name = [](std::int64_t i) { return "..." + std::to_string(i); };
-  for (const Group& group : left.groups) {
+  for (const Group& group : pattern.left.groups) {
     if (group.is_bare_ellipsis()) {
       for (std::int64_t i = 0; i < ellipsis_dims; ++i) {
-        input_groups.push_back({static_cast<int>(axes.size())});
+        table.input_groups.push_back({static_cast<int>(axes.size())});
         axes.push_back({ellipsis_name(i), true, kUnknown, false});  // "...0" can never be a user name
       }
       continue;
@@ -177,68 +178,71 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
       if (axis.kind == AxisKind::anonymous) axes.push_back({axis.name, false, axis.length, false});
       else axes.push_back({axis.name, true, kUnknown, false});
     }
-    input_groups.push_back(std::move(members));
+    table.input_groups.push_back(std::move(members));
   }
-  const auto input_axis_count = static_cast<int>(axes.size());
-  const auto find_named = [&](std::string_view name, int limit) -> int {
-    for (int i = 0; i < limit; ++i)
+  table.input_axis_count = static_cast<int>(axes.size());
+  const auto find_input_axis = [&](std::string_view name) -> int {
+    for (int i = 0; i < table.input_axis_count; ++i)
       if (axes[static_cast<std::size_t>(i)].named && axes[static_cast<std::size_t>(i)].name == name) return i;
     return -1;
   };
 
-  // Output axes per output dimension, as indices into `axes` (added axes appended there).
-  std::vector<std::vector<int>> output_groups;
-  for (const Group& group : right.groups) {
+  for (const Group& group : pattern.right.groups) {
     if (group.is_bare_ellipsis()) {
-      for (std::int64_t i = 0; i < ellipsis_dims; ++i)
-        output_groups.push_back({find_named(ellipsis_name(i), input_axis_count)});
+      for (std::int64_t i = 0; i < ellipsis_dims; ++i) table.output_groups.push_back({find_input_axis(ellipsis_name(i))});
       continue;
     }
     std::vector<int> members;
     for (const Axis& axis : group.axes) {
       if (axis.kind == AxisKind::ellipsis) {
-        for (std::int64_t i = 0; i < ellipsis_dims; ++i) members.push_back(find_named(ellipsis_name(i), input_axis_count));
+        for (std::int64_t i = 0; i < ellipsis_dims; ++i) members.push_back(find_input_axis(ellipsis_name(i)));
       } else if (axis.kind == AxisKind::anonymous) {
         members.push_back(static_cast<int>(axes.size()));
         axes.push_back({axis.name, false, axis.length, false});
-      } else if (int found = find_named(axis.name, input_axis_count); found >= 0) {
+      } else if (int found = find_input_axis(axis.name); found >= 0) {
         members.push_back(found);
       } else {
         members.push_back(static_cast<int>(axes.size()));
         axes.push_back({axis.name, true, kUnknown, false});
       }
     }
-    output_groups.push_back(std::move(members));
+    table.output_groups.push_back(std::move(members));
   }
   if (axes.size() > static_cast<std::size_t>(detail::kMaxRank))
     context.fail("Too many axes: " + std::to_string(axes.size()) + " elementary axes, the limit is " +
                  std::to_string(detail::kMaxRank));
+  return table;
+}
 
-  // Lengths given by the caller (names checked against the pattern first, as einops does).
+/// The caller's lengths onto their axes (names checked against the pattern first, as einops does).
+void apply_given_lengths(const CallContext& context, Operation operation, const ArrowPattern& pattern,
+                         const AxisLengths& lengths, AxisTable& table) {
   check_length_entries(context, operation, pattern, lengths);
-  for (const auto& [name, length] : lengths.entries()) {
-    for (AxisEntry& entry : axes)
+  for (const auto& [name, length] : lengths.entries())
+    for (AxisEntry& entry : table.axes)
       if (entry.named && entry.name == name) {
         entry.given = true;
         entry.length = length;
       }
-  }
+}
 
+/// Each input dimension's unknown axis from its length; every product checked against the shape
+/// and kept within int64.
+void infer_lengths(const CallContext& context, std::span<const std::int64_t> shape, AxisTable& table) {
+  std::vector<AxisEntry>& axes = table.axes;
   // At most one unknown per input dimension (checked before looking at lengths, as einops does).
-  for (const auto& members : input_groups) {
+  for (const auto& members : table.input_groups) {
     std::vector<std::string> unknown;
     for (int index : members)
       if (axes[static_cast<std::size_t>(index)].length == kUnknown) unknown.push_back(axes[static_cast<std::size_t>(index)].name);
     if (unknown.size() > 1) context.fail("Could not infer sizes for " + set_repr(unknown));
   }
 
-  // Infer and verify lengths against the shape.
-  for (std::size_t dim = 0; dim < input_groups.size(); ++dim) {
+  for (std::size_t dim = 0; dim < table.input_groups.size(); ++dim) {
     const std::int64_t length = shape[dim];
-    const auto& members = input_groups[dim];
     std::int64_t known_product = 1;
     AxisEntry* unknown = nullptr;
-    for (int index : members) {
+    for (int index : table.input_groups[dim]) {
       AxisEntry& entry = axes[static_cast<std::size_t>(index)];
       if (entry.length == kUnknown) {
         unknown = &entry;
@@ -269,53 +273,75 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
     if (entry.length > 0 && !checked_multiply(all_lengths, entry.length, all_lengths))
       context.fail("Axis lengths overflow int64 at axis " + entry.name + " (length " + std::to_string(entry.length) +
                    "): the product of the non-zero lengths of all axes is too large");
+}
 
-  // Record the plan.
-  for (std::size_t dim = 0; dim < input_groups.size(); ++dim)
-    for (int index : input_groups[dim]) {
-      plan->input_axis_names.push_back(axes[static_cast<std::size_t>(index)].name);
-      plan->input_axis_lengths.push_back(axes[static_cast<std::size_t>(index)].length);
-      plan->input_axis_dim.push_back(static_cast<int>(dim));
+/// The plan's axes, output shape, permutation and reduced axes from the table of lengths.
+void record_axes(const CallContext& context, std::optional<Reduction> reduction, const AxisTable& table, Plan& plan) {
+  const std::vector<AxisEntry>& axes = table.axes;
+  for (std::size_t dim = 0; dim < table.input_groups.size(); ++dim)
+    for (int index : table.input_groups[dim]) {
+      plan.input_axis_names.push_back(axes[static_cast<std::size_t>(index)].name);
+      plan.input_axis_lengths.push_back(axes[static_cast<std::size_t>(index)].length);
+      plan.input_axis_dim.push_back(static_cast<int>(dim));
     }
-  std::vector<bool> kept(static_cast<std::size_t>(input_axis_count), false);
-  plan->output_size = 1;
-  for (std::size_t dim = 0; dim < output_groups.size(); ++dim) {
+  std::vector<bool> kept(static_cast<std::size_t>(table.input_axis_count), false);
+  plan.output_size = 1;
+  for (std::size_t dim = 0; dim < table.output_groups.size(); ++dim) {
     std::int64_t product = 1;
-    for (int index : output_groups[dim]) {
+    for (int index : table.output_groups[dim]) {
       const AxisEntry& entry = axes[static_cast<std::size_t>(index)];
-      plan->output_axis_names.push_back(entry.name);
-      plan->output_axis_lengths.push_back(entry.length);
-      plan->output_axis_source.push_back(index < input_axis_count ? index : -1);
-      plan->output_axis_dim.push_back(static_cast<int>(dim));
-      if (index < input_axis_count) {
+      plan.output_axis_names.push_back(entry.name);
+      plan.output_axis_lengths.push_back(entry.length);
+      plan.output_axis_source.push_back(index < table.input_axis_count ? index : -1);
+      plan.output_axis_dim.push_back(static_cast<int>(dim));
+      if (index < table.input_axis_count) {
         kept[static_cast<std::size_t>(index)] = true;
-        plan->permutation.push_back(index);
+        plan.permutation.push_back(index);
       }
       if (!checked_multiply(product, entry.length, product))
         context.fail("Output dimension " + std::to_string(dim) + " has more elements than int64 can count, at axis " +
                      entry.name + " (length " + std::to_string(entry.length) + ")");
     }
-    plan->output_shape.push_back(product);
-    if (!checked_multiply(plan->output_size, product, plan->output_size))
+    plan.output_shape.push_back(product);
+    if (!checked_multiply(plan.output_size, product, plan.output_size))
       context.fail("Output has more elements than int64 can count");
   }
-  if (plan->output_shape.size() > static_cast<std::size_t>(detail::kMaxRank))
-    context.fail("The output would have " + std::to_string(plan->output_shape.size()) +
+  if (plan.output_shape.size() > static_cast<std::size_t>(detail::kMaxRank))
+    context.fail("The output would have " + std::to_string(plan.output_shape.size()) +
                  " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
-  for (int index = 0; index < input_axis_count; ++index)
+  for (int index = 0; index < table.input_axis_count; ++index)
     if (!kept[static_cast<std::size_t>(index)]) {
-      plan->reduced_axes.push_back(index);
-      plan->permutation.push_back(index);
-      plan->reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded: see all_lengths below
+      plan.reduced_axes.push_back(index);
+      plan.permutation.push_back(index);
+      plan.reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded by infer_lengths' check
     }
-  if (!plan->reduced_axes.empty() && plan->reduced_count == 0 && reduction &&
+  if (!plan.reduced_axes.empty() && plan.reduced_count == 0 && reduction &&
       (*reduction == Reduction::min || *reduction == Reduction::max))
     context.fail("zero-size array to reduction operation " +
                  std::string(*reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
+}
 
-  const Shape input_strides = detail::row_major_strides(plan->input_shape);
-  const Shape output_strides = detail::row_major_strides(plan->output_shape);
-  plan->contiguous_walk = detail::make_walk(*plan, input_strides, output_strides);
+/// parse (done) -> shape-free checks -> axes -> lengths -> plan -> the contiguous walk.
+std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
+                                       const CallContext& context, const ArrowPattern& pattern,
+                                       std::span<const std::int64_t> shape, const AxisLengths& lengths) {
+  check_sides(context, operation, pattern);
+  check_new_axis_sizes(context, operation, pattern, lengths);
+  const std::int64_t ellipsis_dims = check_input_shape(context, pattern.left, shape);
+  AxisTable table = lay_out_axes(context, pattern, ellipsis_dims);
+  apply_given_lengths(context, operation, pattern, lengths, table);
+  infer_lengths(context, shape, table);
+
+  auto plan = std::make_shared<Plan>();
+  plan->operation = operation;
+  plan->reduction = reduction;
+  plan->pattern = context.pattern;
+  plan->input_shape.assign(shape.begin(), shape.end());
+  record_axes(context, reduction, table, *plan);
+  auto kernels = std::make_shared<detail::PlanKernels>();
+  kernels->contiguous_walk = detail::make_walk(*plan, detail::row_major_strides(plan->input_shape),
+                                               detail::row_major_strides(plan->output_shape));
+  plan->kernels = std::move(kernels);
   return plan;
 }
 

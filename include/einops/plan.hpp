@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "einops/detail/kernels.hpp"
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
 #include "einops/pattern.hpp"
@@ -26,6 +25,9 @@
 #include "einops/tensor.hpp"
 
 namespace einops {
+namespace detail {
+struct PlanKernels;  // the kernels' walk and schedules of a plan (detail/plan_kernels.hpp)
+}  // namespace detail
 
 /// Axis lengths given by the caller, the C++ spelling of einops' keyword arguments:
 /// `{{"h2", 2}, {"w2", 2}}`. Order is kept (it is part of the cache key, as in einops).
@@ -79,10 +81,8 @@ struct Plan {
   Shape output_shape;
   std::int64_t output_size = 0;
 
-  /// The merged walk for a row-major contiguous input written to a row-major output.
-  detail::Walk contiguous_walk;
-  /// Its copy schedules, made on first use per element size.
-  detail::CopySchedules contiguous_schedules;
+  /// The kernels' walk of row-major tensors and its copy schedules, made with the plan.
+  std::shared_ptr<const detail::PlanKernels> kernels;
 
   bool has_added_axes() const {
     for (int source : output_axis_source)

@@ -5,6 +5,9 @@
 // where vectors are 512 bits, four blocks to a vector make whole output lines (see
 // LineTransposeImpl); non-temporal stores need
 // aligned addresses and are used only where every address of the tile is aligned.
+// One file on purpose, though long: the tile kernels share their block transposes, loads and
+// stores, and Highway compiles the file once per instruction set; split, every part would repeat
+// the per-target inclusion and the shared helpers would move to an -inl header of their own.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

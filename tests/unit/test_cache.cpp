@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "einops/detail/plan_kernels.hpp"
 #include <einops/einops.hpp>
 
 namespace {
@@ -81,14 +82,14 @@ TEST(PlanCache, ThreadsRecentPlansFollowTheWholeKeyAndClear) {
 
 TEST(PlanCache, CopySchedulesAreMadeOncePerElementSize) {
   const auto plan = rearrange_plan("a b c -> c a b", {8, 16, 32});
-  const einops::detail::CopySchedule* first = &plan->contiguous_schedules.get(plan->contiguous_walk, 4);
-  EXPECT_EQ(&plan->contiguous_schedules.get(plan->contiguous_walk, 4), first);
-  EXPECT_NE(&plan->contiguous_schedules.get(plan->contiguous_walk, 2), first);
+  const einops::detail::CopySchedule* first = &plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 4);
+  EXPECT_EQ(&plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 4), first);
+  EXPECT_NE(&plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 2), first);
   const auto fresh = einops::make_plan(Operation::rearrange, std::nullopt, "a b c -> c a b", Shape{8, 16, 32}, {});
   std::vector<const einops::detail::CopySchedule*> seen(8, nullptr);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < seen.size(); ++t)
-    threads.emplace_back([&, t] { seen[t] = &fresh->contiguous_schedules.get(fresh->contiguous_walk, 8); });
+    threads.emplace_back([&, t] { seen[t] = &fresh->kernels->contiguous_schedules.get(fresh->kernels->contiguous_walk, 8); });
   for (auto& thread : threads) thread.join();
   for (const auto* schedule : seen) EXPECT_EQ(schedule, seen.front());  // one published, the others dropped
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "einops/detail/plan_kernels.hpp"
 #include <einops/detail/kernels.hpp>
 #include <einops/einops.hpp>
 
@@ -169,27 +170,27 @@ TEST(Plan, ReduceByRearrangeOrRepeatName) {
 
 TEST(PlanWalk, MergesAdjacentAxes) {
   const auto nhwc = plan_of(Operation::rearrange, "b c h w -> b h w c", {2, 3, 4, 5});
-  ASSERT_EQ(nhwc->contiguous_walk.rank, 3);
-  EXPECT_EQ(nhwc->contiguous_walk.extent[0], 2);
-  EXPECT_EQ(nhwc->contiguous_walk.extent[1], 20);  // h and w walk memory as one dimension
-  EXPECT_EQ(nhwc->contiguous_walk.extent[2], 3);
-  EXPECT_EQ(nhwc->contiguous_walk.in_stride[1], 1);
-  EXPECT_EQ(nhwc->contiguous_walk.out_stride[1], 3);
+  ASSERT_EQ(nhwc->kernels->contiguous_walk.rank, 3);
+  EXPECT_EQ(nhwc->kernels->contiguous_walk.extent[0], 2);
+  EXPECT_EQ(nhwc->kernels->contiguous_walk.extent[1], 20);  // h and w walk memory as one dimension
+  EXPECT_EQ(nhwc->kernels->contiguous_walk.extent[2], 3);
+  EXPECT_EQ(nhwc->kernels->contiguous_walk.in_stride[1], 1);
+  EXPECT_EQ(nhwc->kernels->contiguous_walk.out_stride[1], 3);
 
-  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> a b c", {2, 3, 4})->contiguous_walk.rank, 1);
-  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> (a b c)", {2, 3, 4})->contiguous_walk.rank, 1);
-  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> c b a", {2, 3, 4})->contiguous_walk.rank, 3);
-  EXPECT_EQ(plan_of(Operation::rearrange, "a 1 b -> a b", {2, 1, 3})->contiguous_walk.rank, 1);
-  EXPECT_EQ(plan_of(Operation::rearrange, "a b c d -> (c d) (a b)", {2, 3, 4, 5})->contiguous_walk.rank, 2);
+  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> a b c", {2, 3, 4})->kernels->contiguous_walk.rank, 1);
+  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> (a b c)", {2, 3, 4})->kernels->contiguous_walk.rank, 1);
+  EXPECT_EQ(plan_of(Operation::rearrange, "a b c -> c b a", {2, 3, 4})->kernels->contiguous_walk.rank, 3);
+  EXPECT_EQ(plan_of(Operation::rearrange, "a 1 b -> a b", {2, 1, 3})->kernels->contiguous_walk.rank, 1);
+  EXPECT_EQ(plan_of(Operation::rearrange, "a b c d -> (c d) (a b)", {2, 3, 4, 5})->kernels->contiguous_walk.rank, 2);
 
   const auto pool = plan_of(Operation::reduce, "b c h w -> b c", {2, 3, 4, 5});
-  EXPECT_EQ(pool->contiguous_walk.rank, 1);
-  EXPECT_EQ(pool->contiguous_walk.reduced_rank, 1);
-  EXPECT_EQ(pool->contiguous_walk.reduced_extent[0], 20);
+  EXPECT_EQ(pool->kernels->contiguous_walk.rank, 1);
+  EXPECT_EQ(pool->kernels->contiguous_walk.reduced_rank, 1);
+  EXPECT_EQ(pool->kernels->contiguous_walk.reduced_extent[0], 20);
 
   const auto tile = plan_of(Operation::repeat, "h w -> h w r s", {2, 3}, {{"r", 3}, {"s", 2}});
-  EXPECT_EQ(tile->contiguous_walk.rank, 2);  // (h w) and (r s)
-  EXPECT_EQ(tile->contiguous_walk.in_stride[1], 0);
+  EXPECT_EQ(tile->kernels->contiguous_walk.rank, 2);  // (h w) and (r s)
+  EXPECT_EQ(tile->kernels->contiguous_walk.in_stride[1], 0);
 }
 
 /// The rank a merged contiguous walk must have, computed from the problem alone: adjacent
@@ -260,7 +261,7 @@ TEST(PlanWalk, RandomMergedWalksMatchReference) {
                                 pattern, in_shape, p.lengths());
     check_plan_fields(p, *plan, kind);
 
-    const einops::detail::Walk& walk = plan->contiguous_walk;
+    const einops::detail::Walk& walk = plan->kernels->contiguous_walk;
     EXPECT_EQ(walk.output_count(), plan->output_size);
     EXPECT_EQ(walk.reduced_count(), plan->reduced_count);
     const int input_axes = count_input_axes(p);

@@ -17,41 +17,36 @@ std::int64_t wrapping_multiply(std::int64_t a, std::int64_t b) {
 /// a * b into `out`; false when it overflows.
 bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) { return !checked_mul(a, b, out); }
 
-}  // namespace
-
-std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
+/// The stride of each elementary axis, given the axes' dimensions and lengths and the strides of
+/// the dimensions they compose: within a dimension, an axis steps over the axes after it.
+std::array<std::int64_t, kMaxRank> axis_strides(std::span<const int> axis_dim, std::span<const std::int64_t> lengths,
+                                                std::span<const std::int64_t> dim_strides) {
   std::array<std::int64_t, kMaxRank> out{};
   std::int64_t step = 0;
   int current_dim = -1;
-  for (std::size_t i = plan.input_axis_dim.size(); i-- > 0;) {
-    const int dim = plan.input_axis_dim[i];
+  for (std::size_t i = axis_dim.size(); i-- > 0;) {
+    const int dim = axis_dim[i];
     if (dim != current_dim) {
       current_dim = dim;
-      step = input_strides[static_cast<std::size_t>(dim)];
+      step = dim_strides[static_cast<std::size_t>(dim)];
     }
     out[i] = step;
-    step = wrapping_multiply(step, plan.input_axis_lengths[i]);
+    step = wrapping_multiply(step, lengths[i]);
   }
   return out;
+}
+
+}  // namespace
+
+std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
+  return axis_strides(plan.input_axis_dim, plan.input_axis_lengths, input_strides);
 }
 
 Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
                std::span<const std::int64_t> output_strides) {
   const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
-  std::array<std::int64_t, kMaxRank> out_axis_stride{};
-  {
-    std::int64_t step = 0;
-    int current_dim = -1;
-    for (std::size_t i = plan.output_axis_dim.size(); i-- > 0;) {
-      const int dim = plan.output_axis_dim[i];
-      if (dim != current_dim) {
-        current_dim = dim;
-        step = output_strides[static_cast<std::size_t>(dim)];
-      }
-      out_axis_stride[i] = step;
-      step = wrapping_multiply(step, plan.output_axis_lengths[i]);
-    }
-  }
+  const std::array<std::int64_t, kMaxRank> out_axis_stride =
+      axis_strides(plan.output_axis_dim, plan.output_axis_lengths, output_strides);
   Walk walk;
   for (std::size_t i = 0; i < plan.output_axis_source.size(); ++i) {
     const int source = plan.output_axis_source[i];

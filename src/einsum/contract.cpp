@@ -254,7 +254,11 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
     return;
   }
 
-  const auto [batch, m, n, k] = product_groups(a, b, out);
+  const ProductGroups groups = product_groups(a, b, out);
+  const Labels& batch = groups.batch;
+  const Labels& m = groups.m;
+  const Labels& n = groups.n;
+  const Labels& k = groups.k;
   // An operand whose m/k (or k/n) group does not merge is copied into [batch, m, k] (or [batch, k, n]).
   const auto readable = [&](Term& term, const Labels& rows, const Labels& cols) {
     if (reads_in_place(term, rows, cols, extent)) return;

@@ -306,6 +306,13 @@ class WindowLines {
           };
           const auto row = [&](V acc, std::int64_t r) {
             const auto* p = reinterpret_cast<const Pixel*>(in + offsets_[r] + o * kWindow);
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+            // The emulated targets read Pixel-typed memory as C++ objects, which must be aligned:
+            // they read an aligned copy of the row's pixels instead.
+            alignas(16) Pixel aligned[kWindow * hn::MaxLanes(dp)];
+            std::memcpy(aligned, p, sizeof aligned);
+            p = aligned;
+#endif
             if constexpr (kWindow == 2) {
               VP s0, s1;
               hn::LoadInterleaved2(dp, p, s0, s1);

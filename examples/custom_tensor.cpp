@@ -1,6 +1,6 @@
 // Your own tensor type with einops: specialise einops::tensor_traits to expose its memory, and
 // every operation accepts it (read in place) and returns it (written in place).
-#include <einops/einops.hpp>
+#include <einops/backend.hpp>
 
 #include <cstdint>
 #include <iostream>

@@ -3,7 +3,9 @@
 #include "einops/detail/adapter_call.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -123,45 +125,6 @@ void copy_into(const AnyTensor& y, TensorRef out) {
 
 // ---- backends with their own ops ----------------------------------------------------------------
 
-OpsRecipe ops_recipe(Operation operation, std::optional<std::string_view> reduction,
-                     std::span<const std::int64_t> shape, std::optional<DType> dtype, PatternRef pattern,
-                     const AxisLengths& lengths) {
-  const auto plan =
-      get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, shape, lengths);
-  OpsRecipe recipe;
-  recipe.elementary_shape = plan->input_axis_lengths;
-  recipe.output_shape = plan->output_shape;
-  if (plan->reduction && !plan->reduced_axes.empty()) {
-    if (dtype) check_mean_dtype(*plan, *dtype, shape, lengths);
-    recipe.reduction = plan->reduction;
-    recipe.reduced_axes.assign(plan->reduced_axes.begin(), plan->reduced_axes.end());
-  }
-  // After the reduction the kept axes remain in input order; the plan lists them in output order.
-  const std::size_t input_axes = plan->input_axis_lengths.size();
-  std::vector<std::int64_t> position_after_reduce(input_axes, -1);
-  std::int64_t kept = 0;
-  for (std::size_t axis = 0; axis < input_axes; ++axis)
-    if (std::find(recipe.reduced_axes.begin(), recipe.reduced_axes.end(), static_cast<std::int64_t>(axis)) ==
-        recipe.reduced_axes.end())
-      position_after_reduce[axis] = kept++;
-  bool identity = true;
-  for (int source : plan->output_axis_source) {
-    if (source < 0) continue;
-    const std::int64_t position = position_after_reduce[static_cast<std::size_t>(source)];
-    identity = identity && position == static_cast<std::int64_t>(recipe.permutation.size());
-    recipe.permutation.push_back(position);
-  }
-  if (identity) recipe.permutation.clear();
-  if (plan->has_added_axes()) {
-    for (std::size_t i = 0; i < plan->output_axis_source.size(); ++i) {
-      const bool added = plan->output_axis_source[i] < 0;
-      recipe.expanded_shape.push_back(added ? 1 : plan->output_axis_lengths[i]);
-      recipe.broadcast_shape.push_back(plan->output_axis_lengths[i]);
-    }
-  }
-  return recipe;
-}
-
 OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pattern) {
   // The shapes as metadata-only tensors, so that messages name them as pack's own messages do.
   std::vector<AnyTensor> inputs;
@@ -252,6 +215,24 @@ std::string compact_einsum_pattern(std::string_view pattern) {
   compact += "->";
   write(parsed->output, compact);
   return compact;
+}
+
+const std::string& compact_einsum_pattern_cached(std::string_view pattern) {
+  struct Slot {
+    std::string pattern;
+    std::string compact;
+    bool filled = false;
+  };
+  constexpr std::size_t kSlots = 16;  // per thread, direct-mapped
+  thread_local std::array<Slot, kSlots> cache;
+  Slot& slot = cache[std::hash<std::string_view>{}(pattern) % kSlots];
+  if (slot.filled && slot.pattern == pattern) return slot.compact;
+  std::string compact = compact_einsum_pattern(pattern);  // throws EinopsError for a bad pattern
+  slot.filled = false;
+  slot.pattern.assign(pattern);
+  slot.compact = std::move(compact);
+  slot.filled = true;
+  return slot.compact;
 }
 
 }  // namespace einops::detail

@@ -45,6 +45,17 @@ std::int64_t checked_element_count(std::span<const std::int64_t> shape) {
   return empty ? 0 : nonzero_product;
 }
 
+std::string list_mismatch_reason(std::span<const std::int64_t> first_shape, std::string_view first_dtype,
+                                 std::size_t index, std::span<const std::int64_t> shape, std::string_view dtype) {
+  const auto described = [](std::span<const std::int64_t> lengths, std::string_view name) {
+    std::string text = format_shape(lengths);
+    if (!name.empty()) text.append(" ").append(name);
+    return text;
+  };
+  return "All input tensors must have the same shape and dtype: tensor 0 is " + described(first_shape, first_dtype) +
+         ", tensor " + std::to_string(index) + " is " + described(shape, dtype);
+}
+
 std::string error_header(std::string_view operation, std::string_view pattern) {
   const bool own_pattern_kind =
       operation == "pack" || operation == "unpack" || operation == "parse_shape" || operation == "einsum";

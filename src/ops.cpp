@@ -22,10 +22,8 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
     if (x.dtype() != first.dtype() ||
         !std::equal(x.shape().begin(), x.shape().end(), first.shape().begin(), first.shape().end())) {
       const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
-      context.fail("All input tensors must have the same shape and dtype: tensor 0 is " +
-                   detail::format_shape(first.shape()) + " " + std::string(dtype_name(first.dtype())) + ", tensor " +
-                   std::to_string(&x - xs.data()) + " is " + detail::format_shape(x.shape()) + " " +
-                   std::string(dtype_name(x.dtype())));
+      context.fail(detail::list_mismatch_reason(first.shape(), dtype_name(first.dtype()), static_cast<std::size_t>(&x - xs.data()),
+                                                x.shape(), dtype_name(x.dtype())));
     }
   Shape shape{static_cast<std::int64_t>(xs.size())};
   shape.insert(shape.end(), first.shape().begin(), first.shape().end());

@@ -1,7 +1,8 @@
 // Any tensor type with einops: a `tensor_traits` specialisation, the concepts it satisfies, and
 // every operation on such types. The Eigen and xtensor adapters (eigen.hpp, xtensor.hpp) are
 // two such specialisations; docs/backends.md shows how to write one. The headers under
-// einops/backend/ hold one concern each; this one includes them all.
+// einops/backend/ hold one concern each; this one includes them all, and the core API
+// (einops.hpp), which does not include this layer itself.
 //
 // Two ways in:
 //  1. Expose memory (StridedTensor): `value_type`, `data(x)`, `shape(x)`, `strides(x)` (in
@@ -24,6 +25,7 @@
 // (`reduce<M, std::int64_t>(...)`); it defaults to x's and must be numpy's result type.
 #pragma once
 
+#include "einops/einops.hpp"
 #include "einops/backend/concepts.hpp"
 #include "einops/backend/results.hpp"
 #include "einops/backend/static_rank.hpp"

@@ -1,7 +1,9 @@
-// einops for C++: the whole public API in one include.
+// einops for C++: the operations on the built-in tensor in one include. Other libraries' tensors
+// come with their adapter's header (einops/eigen.hpp, einops/xtensor.hpp, einops/torch.hpp), a
+// tensor type of your own with einops/backend.hpp (docs/backends.md): code that uses none of them
+// does not compile the adapter layer.
 #pragma once
 
-#include "einops/backend.hpp"
 #include "einops/dtype.hpp"
 #include "einops/einsum.hpp"
 #include "einops/error.hpp"

@@ -48,6 +48,11 @@ std::string error_header(std::string_view operation, std::string_view pattern);
 inline constexpr std::string_view kEmptyListReason =
     "Input is an empty list: rearrange/reduce/repeat need at least one tensor";
 
+/// The reason of a list input whose tensors differ, tensor `index` against tensor 0 (a dtype name
+/// is left out where it is empty: a library whose dtype einops cannot know).
+std::string list_mismatch_reason(std::span<const std::int64_t> first_shape, std::string_view first_dtype,
+                                 std::size_t index, std::span<const std::int64_t> shape, std::string_view dtype);
+
 /// Throws EinopsError laid out as einops lays it out: error_header, then " <inputs_line>" on a
 /// line of its own when it is not empty (the input shapes, "Input tensor shape: (2, 3)."), then
 /// " <reason>".

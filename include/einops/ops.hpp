@@ -153,18 +153,12 @@ using result_of_t = typename detail::input_traits<X>::result;
 
 /// einops.rearrange. The result shares the input's memory whenever no element has to move.
 template <TensorInput X>
-result_of_t<X> rearrange(const X& x, const rearrange_pattern<no_axis_lengths>& pattern) {
-  return detail::input_traits<X>::typed(
-      detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), {}); }));
-}
-template <TensorInput X>
 result_of_t<X> rearrange(const X& x, const rearrange_pattern<>& pattern, const AxisLengths& lengths) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::rearrange(in, pattern.ref(), lengths); }));
 }
 template <TensorInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-result_of_t<X> rearrange(const X& x, const std::type_identity_t<rearrange_pattern<axis_length<Names>...>>& pattern,
+result_of_t<X> rearrange(const X& x, const std::type_identity_t<rearrange_pattern<given_lengths<Names...>>>& pattern,
                          axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::input_traits<X>::typed(
@@ -175,18 +169,12 @@ result_of_t<X> rearrange(const X& x, const std::type_identity_t<rearrange_patter
 
 /// einops.repeat: new axes (their lengths given), tiling and upsampling.
 template <TensorInput X>
-result_of_t<X> repeat(const X& x, const repeat_pattern<no_axis_lengths>& pattern) {
-  return detail::input_traits<X>::typed(
-      detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), {}); }));
-}
-template <TensorInput X>
 result_of_t<X> repeat(const X& x, const repeat_pattern<>& pattern, const AxisLengths& lengths) {
   return detail::input_traits<X>::typed(
       detail::run(x, [&](const auto& in) { return detail::repeat(in, pattern.ref(), lengths); }));
 }
 template <TensorInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-result_of_t<X> repeat(const X& x, const std::type_identity_t<repeat_pattern<axis_length<Names>...>>& pattern,
+result_of_t<X> repeat(const X& x, const std::type_identity_t<repeat_pattern<given_lengths<Names...>>>& pattern,
                       axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::input_traits<X>::typed(
@@ -200,16 +188,11 @@ result_of_t<X> repeat(const X& x, const std::type_identity_t<repeat_pattern<axis
 /// unsigned), min/max/mean keep the dtype, and nothing reduced keeps it too. `.as<T>()` (or
 /// assigning to a Tensor<T>) types it.
 template <TensorInput X>
-AnyTensor reduce(const X& x, const reduce_pattern<no_axis_lengths>& pattern, ReductionName reduction) {
-  return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, {}); });
-}
-template <TensorInput X>
 AnyTensor reduce(const X& x, const reduce_pattern<>& pattern, ReductionName reduction, const AxisLengths& lengths) {
   return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, lengths); });
 }
 template <TensorInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-AnyTensor reduce(const X& x, const std::type_identity_t<reduce_pattern<axis_length<Names>...>>& pattern,
+AnyTensor reduce(const X& x, const std::type_identity_t<reduce_pattern<given_lengths<Names...>>>& pattern,
                  ReductionName reduction, axis_length<Names>... lengths) {
   const AxisLengths given = detail::to_axis_lengths(lengths...);
   return detail::run(x, [&](const auto& in) { return detail::reduce(in, pattern.ref(), reduction.name, given); });

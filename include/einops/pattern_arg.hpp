@@ -61,8 +61,12 @@ constexpr axis_name<Name> operator""_ax() {
 }  // namespace literals
 
 /// Facts about a call that a literal pattern is checked against, as template arguments of the
-/// pattern type: the call gives no axis lengths at all, or the input has a static rank.
-struct no_axis_lengths {};
+/// pattern type. given_lengths: the axis lengths the call gives by name (`"h2"_ax = 2`), and that
+/// it gives no others, so the pattern must determine every other axis (given_lengths<> for a call
+/// that gives none). static_rank: the input's rank is a compile-time constant.
+template <fixed_string... Names>
+struct given_lengths {};
+using no_axis_lengths = given_lengths<>;
 template <std::size_t Rank>
 struct static_rank {};
 
@@ -71,9 +75,11 @@ struct static_rank {};
 struct PatternRef {
   std::string_view text;
   const detail::CompactPattern* compact = nullptr;
+  bool literal = false;  // a literal: `text` has static storage, so its address identifies it
 
-  PatternRef(std::string_view pattern_text, const detail::CompactPattern* parsed = nullptr)  // NOLINT
-      : text(pattern_text), compact(parsed) {}
+  PatternRef(std::string_view pattern_text, const detail::CompactPattern* parsed = nullptr,  // NOLINT
+             bool is_literal = false)
+      : text(pattern_text), compact(parsed), literal(is_literal) {}
   PatternRef(const std::string& pattern_text) : text(pattern_text) {}  // NOLINT(google-explicit-constructor)
   template <std::size_t N>
   PatternRef(const char (&pattern_text)[N]) : text(pattern_text, N - 1) {}  // NOLINT(google-explicit-constructor)
@@ -114,174 +120,158 @@ constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const 
 }
 constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(kind, reason_text(kind)); }
 
+inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
+
 template <class Fact>
 struct fact_traits {
-  static constexpr bool is_length = false;
-  static constexpr bool no_lengths = false;
-  static constexpr std::size_t rank = static_cast<std::size_t>(-1);
+  static constexpr bool gives_lengths = false;
+  static constexpr std::size_t rank = kNoStaticRank;
 };
-template <fixed_string Name>
-struct fact_traits<axis_length<Name>> {
-  static constexpr bool is_length = true;
-  static constexpr bool no_lengths = false;
-  static constexpr std::size_t rank = static_cast<std::size_t>(-1);
-};
-template <>
-struct fact_traits<no_axis_lengths> {
-  static constexpr bool is_length = false;
-  static constexpr bool no_lengths = true;
-  static constexpr std::size_t rank = static_cast<std::size_t>(-1);
+template <fixed_string... Names>
+struct fact_traits<given_lengths<Names...>> {
+  static constexpr bool gives_lengths = true;
+  static constexpr std::string_view names[sizeof...(Names) + 1] = {Names.view()..., {}};
+  static constexpr std::size_t count = sizeof...(Names);
+  static constexpr std::size_t rank = kNoStaticRank;
 };
 template <std::size_t Rank>
 struct fact_traits<static_rank<Rank>> {
-  static constexpr bool is_length = false;
-  static constexpr bool no_lengths = false;
+  static constexpr bool gives_lengths = false;
   static constexpr std::size_t rank = Rank;
 };
 
+/// The check of a literal arrow pattern for `operation` that depends on one fact of the call.
 template <class Fact>
-constexpr std::string_view fact_name() {
-  if constexpr (fact_traits<Fact>::is_length) return Fact::name();
-  else return {};
-}
-
-/// All compile-time checks of a literal for `operation` given the call's facts.
-template <class... Facts>
-constexpr PatternError check_literal(const ArrowPattern& pattern, Operation operation) {
-  if (PatternError error = check_arrow_pattern(pattern, operation)) return error;
-  constexpr std::size_t length_count = (std::size_t{0} + ... + (fact_traits<Facts>::is_length ? 1 : 0));
-  constexpr bool complete = length_count > 0 || (false || ... || fact_traits<Facts>::no_lengths);
-  if (length_count > 0 || complete) {
-    std::string_view names[length_count + 1]{};
-    std::size_t filled = 0;
-    ((fact_traits<Facts>::is_length ? void(names[filled++] = fact_name<Facts>()) : void()), ...);
-    if (PatternError error = check_length_names(pattern, operation, {names, length_count}, complete)) return error;
-  }
-  std::size_t rank = static_cast<std::size_t>(-1);
-  ((rank = fact_traits<Facts>::rank != static_cast<std::size_t>(-1) ? fact_traits<Facts>::rank : rank), ...);
-  if (rank != static_cast<std::size_t>(-1) && !accepts_input_rank(pattern, rank))
+constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operation) {
+  using traits = fact_traits<Fact>;
+  if constexpr (traits::gives_lengths)
+    return check_length_names(pattern, operation, {traits::names, traits::count}, true);
+  if (traits::rank != kNoStaticRank && !accepts_input_rank(pattern, traits::rank))
     return PatternError{PatternErrorKind::input_rank_mismatch, reason_text(PatternErrorKind::input_rank_mismatch), 0, 0};
   return {};
+}
+template <class... Facts>
+constexpr PatternError check_facts([[maybe_unused]] const ArrowPattern& pattern, [[maybe_unused]] Operation operation) {
+  PatternError error;
+  ((error ? void() : void(error = check_fact<Facts>(pattern, operation))), ...);
+  return error;
 }
 
 }  // namespace detail
 
-/// The pattern argument of rearrange, reduce and repeat. Operations take it by const reference:
-/// GCC materialises a consteval constructor's result and then copies it into a by-value
-/// parameter (with store-forwarding stalls), which cost a tiny call a third of its time.
-template <Operation Op, class... Facts>
-class arrow_pattern {
+/// A grammar's parsed form when the argument carries none past the check.
+struct no_parsed_form {};
+
+/// The pattern argument of every operation. `Grammar` parses and checks a literal during
+/// compilation and says what parsed form, if any, the literal carries into the call (its
+/// `parsed_form`); `Facts` are what the call tells the check. Operations take it by const
+/// reference: GCC materialises a consteval constructor's result and then copies it into a
+/// by-value parameter (with store-forwarding stalls), which cost a tiny call a third of its time.
+template <class Grammar, class... Facts>
+class pattern_arg {
+  using parsed_form = typename Grammar::parsed_form;
+
  public:
   /// A literal: parsed and checked now, by the compiler.
   template <std::size_t N>
-  EINOPS_LITERAL_CONSTEVAL arrow_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : text_(literal, N - 1) {
+  EINOPS_LITERAL_CONSTEVAL pattern_arg(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
+      : text_(literal, N - 1), literal_(true) {
 #if EINOPS_COMPILE_TIME_PATTERNS
     // Parsed from a local copy: the literal may be a template parameter object (`f<"...">()`),
     // whose address GCC 12 cannot constant-fold under -fsanitize=undefined (see read_text).
     const fixed_string<N> copy(literal);
-    const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(copy.view());
-    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
-    if (const PatternError error = detail::check_literal<Facts...>(parsed.value, Op))
-      detail::report_pattern_error(error.kind);
-    compact_.record(parsed.value);
+    Grammar::template check_literal<Facts...>(copy.view(), parsed_);
 #endif
   }
-  arrow_pattern(std::string_view text) : text_(text) {}         // NOLINT(google-explicit-constructor)
-  arrow_pattern(const std::string& text) : text_(text) {}       // NOLINT(google-explicit-constructor)
-  arrow_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
+  pattern_arg(std::string_view text) : text_(text) {}            // NOLINT(google-explicit-constructor)
+  pattern_arg(const std::string& text) : text_(text) {}          // NOLINT(google-explicit-constructor)
+  pattern_arg(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
 
   std::string_view text() const { return text_; }
+  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
+  /// True for a literal: its text has static storage, so its address identifies it.
+  bool is_literal() const { return literal_; }
   /// True for a literal whose parsed form travels with it.
-  bool is_compiled() const { return compact_.fits(); }
-  PatternRef ref() const { return {text_, compact_.fits() ? &compact_ : nullptr}; }
-
- private:
-  std::string_view text_;
-  detail::CompactPattern compact_;  // default-initialised: see CompactPattern::tokens_
-};
-
-/// The pattern argument of pack and unpack (`"b * c"`): a literal is checked by the compiler.
-class pack_pattern {
- public:
-  template <std::size_t N>
-  EINOPS_LITERAL_CONSTEVAL pack_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : text_(literal, N - 1) {
-#if EINOPS_COMPILE_TIME_PATTERNS
-    const fixed_string<N> copy(literal);  // see arrow_pattern's literal constructor
-    const ParseResult<PackPattern> parsed = parse_pack_pattern(copy.view());
-    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
-#endif
+  bool is_compiled() const {
+    if constexpr (std::is_same_v<parsed_form, detail::CompactPattern>) return parsed_.fits();
+    else return false;
   }
-  pack_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
-  pack_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
-  pack_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
-
-  std::string_view text() const { return text_; }
-  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
+  PatternRef ref() const { return {text_, is_compiled() ? compact() : nullptr, literal_}; }
 
  private:
-  std::string_view text_;
-};
-
-/// The pattern argument of parse_shape (`"b _ h w"`): a literal is checked by the compiler.
-class shape_pattern {
- public:
-  template <std::size_t N>
-  EINOPS_LITERAL_CONSTEVAL shape_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : text_(literal, N - 1) {
-#if EINOPS_COMPILE_TIME_PATTERNS
-    const fixed_string<N> copy(literal);
-    const ParseResult<Expression> parsed = parse_expression(copy.view(), 0, ExpressionOptions{true, false});
-    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
-    if (const PatternError error = check_parse_shape_pattern(parsed.value)) detail::report_pattern_error(error.kind);
-#endif
+  const detail::CompactPattern* compact() const {
+    if constexpr (std::is_same_v<parsed_form, detail::CompactPattern>) return &parsed_;
+    else return nullptr;
   }
-  shape_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
-  shape_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
-  shape_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
 
-  std::string_view text() const { return text_; }
-  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
-
- private:
   std::string_view text_;
+  [[no_unique_address]] parsed_form parsed_;  // default-initialised: see CompactPattern::tokens_
+  bool literal_ = false;
 };
 
-/// The pattern argument of einsum (`"b i k, b k j -> b i j"`): a literal is checked by the
-/// compiler, including the number of operands the call passes (`Operands`; 0 when unknown).
-template <std::size_t Operands = 0>
-class einsum_pattern {
- public:
-  template <std::size_t N>
-  EINOPS_LITERAL_CONSTEVAL einsum_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : text_(literal, N - 1) {
-#if EINOPS_COMPILE_TIME_PATTERNS
-    const fixed_string<N> copy(literal);
-    const ParseResult<EinsumPattern> parsed = parse_einsum_pattern(copy.view());
-    if (!parsed.ok()) detail::report_pattern_error(parsed.error.kind);
-    if (const PatternError error = check_einsum_pattern(parsed.value)) detail::report_pattern_error(error.kind);
-    if (Operands != 0 && parsed.value.inputs.size() != Operands)
+/// rearrange, reduce and repeat (`"b c h w -> b h w c"`): a literal is checked against the call's
+/// facts too, and carries its parsed form into the call unless `CarryParsed` is false.
+template <Operation Op, bool CarryParsed = true>
+struct arrow_grammar {
+  using parsed_form = std::conditional_t<CarryParsed, detail::CompactPattern, no_parsed_form>;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
+    const ParseResult<ArrowPattern> result = parse_arrow_pattern(text);
+    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+    if (const PatternError error = check_arrow_pattern(result.value, Op)) detail::report_pattern_error(error.kind);
+    if (const PatternError error = detail::check_facts<Facts...>(result.value, Op)) detail::report_pattern_error(error.kind);
+    if constexpr (CarryParsed) parsed.record(result.value);
+  }
+};
+
+/// pack and unpack (`"b * c"`).
+struct pack_grammar {
+  using parsed_form = no_parsed_form;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form&) {
+    const ParseResult<PackPattern> result = parse_pack_pattern(text);
+    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+  }
+};
+
+/// parse_shape (`"b _ h w"`).
+struct shape_grammar {
+  using parsed_form = no_parsed_form;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form&) {
+    const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
+    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+    if (const PatternError error = check_parse_shape_pattern(result.value)) detail::report_pattern_error(error.kind);
+  }
+};
+
+/// einsum (`"b i k, b k j -> b i j"`), including the number of operands the call passes
+/// (`Operands`; 0 when unknown).
+template <std::size_t Operands>
+struct einsum_grammar {
+  using parsed_form = no_parsed_form;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form&) {
+    const ParseResult<EinsumPattern> result = parse_einsum_pattern(text);
+    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+    if (const PatternError error = check_einsum_pattern(result.value)) detail::report_pattern_error(error.kind);
+    if (Operands != 0 && result.value.inputs.size() != Operands)
       invalid_pattern<"The number of operands in the pattern differs from the number of tensors given">();
-#endif
   }
-  einsum_pattern(std::string_view text) : text_(text) {}           // NOLINT(google-explicit-constructor)
-  einsum_pattern(const std::string& text) : text_(text) {}         // NOLINT(google-explicit-constructor)
-  einsum_pattern(runtime_pattern pattern) : text_(pattern.text) {}  // NOLINT(google-explicit-constructor)
-
-  std::string_view text() const { return text_; }
-  operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
-
- private:
-  std::string_view text_;
 };
 
+template <Operation Op, class... Facts>
+using arrow_pattern = pattern_arg<arrow_grammar<Op>, Facts...>;
 template <class... Facts>
 using rearrange_pattern = arrow_pattern<Operation::rearrange, Facts...>;
 template <class... Facts>
 using reduce_pattern = arrow_pattern<Operation::reduce, Facts...>;
 template <class... Facts>
 using repeat_pattern = arrow_pattern<Operation::repeat, Facts...>;
+using pack_pattern = pattern_arg<pack_grammar>;
+using shape_pattern = pattern_arg<shape_grammar>;
+template <std::size_t Operands = 0>
+using einsum_pattern = pattern_arg<einsum_grammar<Operands>>;
 
 /// A pattern fixed at compile time as a template argument, for adapters whose tensor types carry
 /// their rank (Eigen, xtensor): the output rank is a constant expression.

@@ -73,6 +73,18 @@ HWY_INLINE hn::Vec<DF> HalfToFloat(DF df, hn::Vec<hn::Rebind<std::uint16_t, DF>>
   return hn::BitCast(df, hn::Or(result, sign));
 }
 
+/// Whether this target widens float16 with a conversion instruction (x86's F16C), exact for every
+/// value but a signalling NaN, which it quiets.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+inline constexpr bool kHalfConversionInstruction = true;
+#else
+inline constexpr bool kHalfConversionInstruction = false;
+#endif
+
+/// Sums, means and products: their arithmetic quiets a NaN input whichever way it was widened.
+template <Reduction R>
+inline constexpr bool kArithmetic = R == Reduction::sum || R == Reduction::mean || R == Reduction::prod;
+
 /// Input lanes to accumulator lanes, as ReduceOp::convert does to one element.
 template <Reduction R, class T, class DA>
 HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
@@ -87,7 +99,11 @@ HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
   } else if constexpr (std::is_same_v<L, A>) {
     return x;
   } else if constexpr (std::is_same_v<T, float16>) {
-    return HalfToFloat(da, x);
+    // min and max return a NaN input's bits unchanged: they take the exact widening.
+    if constexpr (kArithmetic<R> && kHalfConversionInstruction)
+      return hn::PromoteTo(da, hn::BitCast(hn::Rebind<hwy::float16_t, DA>(), x));
+    else
+      return HalfToFloat(da, x);
   } else if constexpr (std::is_same_v<T, bfloat16>) {  // the upper half of a float
     return hn::BitCast(da, hn::ShiftLeft<16>(hn::PromoteTo(hn::Rebind<std::uint32_t, DA>(), x)));
   } else {  // integer and bool sums: 64-bit lanes, sign-extended as the scalar conversion

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <einops/einops.hpp>
+#include <einops/backend.hpp>
 
 namespace {
 

@@ -2,16 +2,22 @@
 // satisfies (StridedTensor, WritableTensor, TensorOps), and a strided tensor seen as a built-in view.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <iterator>  // std::ranges::begin/end/size (<ranges> itself costs a user 0.5 s per file)
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "einops/detail/adapter_call.hpp"
 #include "einops/dtype.hpp"
+#include "einops/error.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
@@ -60,6 +66,64 @@ concept TensorOps = requires(const X& x, std::span<const std::int64_t> lengths, 
 };
 
 namespace detail {
+
+/// The element type of a TensorOps tensor when einops can know it: `tensor_traits<X>::dtype(x)`
+/// (a DType or an optional one, for a library that knows it only at run time), else the einops
+/// element type `value_type`, else none (the mean of integers is then left to the library).
+template <class X>
+std::optional<DType> ops_dtype([[maybe_unused]] const X& x) {
+  if constexpr (requires { tensor_traits<X>::dtype(x); })
+    return std::optional<DType>(tensor_traits<X>::dtype(x));
+  else if constexpr (requires { requires Element<traits_value_t<X>>; })
+    return dtype_v<traits_value_t<X>>;
+  else
+    return std::nullopt;
+}
+
+/// The shape of a TensorOps tensor as int64 lengths, copied: on the stack up to kMaxRank axes
+/// (a longer one is refused by the plan, which sees it whole).
+class OpsShape {
+ public:
+  template <class X>
+  explicit OpsShape(const X& x) {
+    const auto& shape = tensor_traits<X>::shape(x);
+    const std::size_t rank = static_cast<std::size_t>(std::ranges::size(shape));
+    std::int64_t* out = rank <= inline_.size() ? inline_.data() : (heap_.resize(rank), heap_.data());
+    std::size_t i = 0;
+    for (const auto length : shape) out[i++] = static_cast<std::int64_t>(length);
+    lengths_ = {out, rank};
+  }
+  OpsShape(const OpsShape&) = delete;
+  OpsShape& operator=(const OpsShape&) = delete;
+  std::span<const std::int64_t> lengths() const { return lengths_; }
+
+ private:
+  std::array<std::int64_t, kMaxRank> inline_;
+  Shape heap_;
+  std::span<const std::int64_t> lengths_;
+};
+
+/// Runs `body`, one call's work with a library's own ops. When the library's traits say how to
+/// describe its exceptions (`describe_error(const std::exception&)`), an exception other than
+/// EinopsError becomes an EinopsError naming the call, `inputs()` (a description of the call's
+/// inputs), and the library's words; without it the exception passes through unchanged.
+template <class X, class Body, class Inputs>
+decltype(auto) with_library_errors(std::string_view operation, std::string_view pattern, const Inputs& inputs,
+                                   Body&& body) {
+  if constexpr (requires(const std::exception& error) {
+                  { tensor_traits<X>::describe_error(error) } -> std::convertible_to<std::string>;
+                }) {
+    try {
+      return body();
+    } catch (const EinopsError&) {
+      throw;
+    } catch (const std::exception& error) {
+      throw_call_error(operation, pattern, inputs(), tensor_traits<X>::describe_error(error));
+    }
+  } else {
+    return body();
+  }
+}
 
 /// The library's own tensors (and lists of them), which ops.hpp serves.
 template <class X>

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -57,7 +58,16 @@ auto run_einsum(const Args&... args) {
     const auto operands = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::array<Family, count>{Family(std::get<I>(arguments))...};
     }(std::make_index_sequence<count>{});
-    Family y = tensor_traits<Family>::einsum(compact_einsum_pattern(pattern), std::span<const Family>(operands));
+    const auto inputs = [&] {
+      std::string shapes;
+      for (const Family& operand : operands)
+        shapes += (shapes.empty() ? "" : ", ") + format_shape(OpsShape(operand).lengths());
+      return "Input tensor shapes: " + shapes + ".";
+    };
+    const std::string compact = compact_einsum_pattern_cached(pattern);
+    Family y = with_library_errors<Family>("einsum", pattern, inputs, [&] {
+      return Family(tensor_traits<Family>::einsum(compact, std::span<const Family>(operands)));
+    });
     if constexpr (Rank != dynamic_rank) {
       const auto shape = tensor_traits<Family>::shape(y);
       if (static_cast<std::size_t>(std::ranges::size(shape)) != Rank)

@@ -1,4 +1,4 @@
-// rearrange, repeat and reduce on adapted tensors in their three spellings (see backend.hpp), and
+// rearrange, repeat and reduce on adapted tensors in their three spellings, and
 // the *_into forms where either tensor is of another library.
 #pragma once
 
@@ -12,50 +12,28 @@
 
 namespace einops {
 
-// ---- rearrange ---------------------------------------------------------------------------------
-// Each operation comes in three spellings (the result type: see einops/backend.hpp), each with
-// no axis lengths, an AxisLengths ({{"h2", 2}}), or lengths the compiler checks ("h2"_ax = 2).
+// Each operation comes in three spellings (the result type: see einops/backend.hpp): the result's
+// rank left to the pattern (`rearrange(x, "a b -> b a")`), named (`rearrange<2>(x, ...)`), or the
+// pattern as a template argument (`rearrange<"a b -> b a">(x)`), which gives the rank at compile
+// time. Each takes axis lengths by name (`"h2"_ax = 2`, or none; the compiler checks them against
+// a literal) or as an AxisLengths (`{{"h2", 2}}`, checked at run time).
 
-template <AdaptedInput X>
-auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, dynamic_rank, no_axis_lengths>& pattern) {
-  return detail::run_adapted<Operation::rearrange, dynamic_rank, void>(std::nullopt, x, pattern.ref(), {});
-}
-template <AdaptedInput X>
-auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, dynamic_rank>& pattern,
-               const AxisLengths& lengths) {
-  return detail::run_adapted<Operation::rearrange, dynamic_rank, void>(std::nullopt, x, pattern.ref(), lengths);
-}
-template <AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, dynamic_rank, axis_length<Names>...>& pattern,
-               axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::rearrange, dynamic_rank, void>(std::nullopt, x, pattern.ref(),
-                                                                       detail::to_axis_lengths(lengths...));
-}
+// ---- rearrange ----------------------------------------------------------------------------------
 
-/// The result has rank M (a literal pattern is checked against it by the compiler).
-template <std::size_t M, AdaptedInput X>
-auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, M, no_axis_lengths>& pattern) {
-  return detail::run_adapted<Operation::rearrange, M, void>(std::nullopt, x, pattern.ref(), {});
+template <std::size_t M = dynamic_rank, AdaptedInput X, fixed_string... Names>
+auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, M, given_lengths<Names...>>& pattern,
+          axis_length<Names>... lengths) {
+  return detail::run_adapted<Operation::rearrange, M, void>(std::nullopt, x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }
-template <std::size_t M, AdaptedInput X>
+template <std::size_t M = dynamic_rank, AdaptedInput X>
 auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, M>& pattern, const AxisLengths& lengths) {
   return detail::run_adapted<Operation::rearrange, M, void>(std::nullopt, x, pattern.ref(), lengths);
 }
-template <std::size_t M, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto rearrange(const X& x, const detail::adapted_pattern<Operation::rearrange, X, M, axis_length<Names>...>& pattern,
-               axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::rearrange, M, void>(std::nullopt, x, pattern.ref(),
-                                                            detail::to_axis_lengths(lengths...));
-}
-
-/// The pattern as a template argument: the result's rank follows from it at compile time.
-template <fixed_string P, AdaptedInput X>
-auto rearrange(const X& x) {
+template <fixed_string P, AdaptedInput X, fixed_string... Names>
+auto rearrange(const X& x, axis_length<Names>... lengths) {
   constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::rearrange, X, rank, no_axis_lengths> pattern(P.data);
-  return detail::run_adapted<Operation::rearrange, rank, void>(std::nullopt, x, pattern.ref(), {});
+  static const detail::adapted_pattern<Operation::rearrange, X, rank, given_lengths<Names...>> pattern(P.data);
+  return detail::run_adapted<Operation::rearrange, rank, void>(std::nullopt, x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }
 template <fixed_string P, AdaptedInput X>
 auto rearrange(const X& x, const AxisLengths& lengths) {
@@ -63,52 +41,23 @@ auto rearrange(const X& x, const AxisLengths& lengths) {
   static const detail::adapted_pattern<Operation::rearrange, X, rank> pattern(P.data);
   return detail::run_adapted<Operation::rearrange, rank, void>(std::nullopt, x, pattern.ref(), lengths);
 }
-template <fixed_string P, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto rearrange(const X& x, axis_length<Names>... lengths) {
-  constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::rearrange, X, rank, axis_length<Names>...> pattern(P.data);
-  return detail::run_adapted<Operation::rearrange, rank, void>(std::nullopt, x, pattern.ref(),
-                                                               detail::to_axis_lengths(lengths...));
-}
 
-// ---- repeat ------------------------------------------------------------------------------------
+// ---- repeat -------------------------------------------------------------------------------------
 
-template <AdaptedInput X>
-auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, dynamic_rank, no_axis_lengths>& pattern) {
-  return detail::run_adapted<Operation::repeat, dynamic_rank, void>(std::nullopt, x, pattern.ref(), {});
+template <std::size_t M = dynamic_rank, AdaptedInput X, fixed_string... Names>
+auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, M, given_lengths<Names...>>& pattern,
+          axis_length<Names>... lengths) {
+  return detail::run_adapted<Operation::repeat, M, void>(std::nullopt, x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }
-template <AdaptedInput X>
-auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, dynamic_rank>& pattern, const AxisLengths& lengths) {
-  return detail::run_adapted<Operation::repeat, dynamic_rank, void>(std::nullopt, x, pattern.ref(), lengths);
-}
-template <AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, dynamic_rank, axis_length<Names>...>& pattern,
-            axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::repeat, dynamic_rank, void>(std::nullopt, x, pattern.ref(),
-                                                                    detail::to_axis_lengths(lengths...));
-}
-template <std::size_t M, AdaptedInput X>
-auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, M, no_axis_lengths>& pattern) {
-  return detail::run_adapted<Operation::repeat, M, void>(std::nullopt, x, pattern.ref(), {});
-}
-template <std::size_t M, AdaptedInput X>
+template <std::size_t M = dynamic_rank, AdaptedInput X>
 auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, M>& pattern, const AxisLengths& lengths) {
   return detail::run_adapted<Operation::repeat, M, void>(std::nullopt, x, pattern.ref(), lengths);
 }
-template <std::size_t M, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto repeat(const X& x, const detail::adapted_pattern<Operation::repeat, X, M, axis_length<Names>...>& pattern,
-            axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::repeat, M, void>(std::nullopt, x, pattern.ref(),
-                                                         detail::to_axis_lengths(lengths...));
-}
-template <fixed_string P, AdaptedInput X>
-auto repeat(const X& x) {
+template <fixed_string P, AdaptedInput X, fixed_string... Names>
+auto repeat(const X& x, axis_length<Names>... lengths) {
   constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::repeat, X, rank, no_axis_lengths> pattern(P.data);
-  return detail::run_adapted<Operation::repeat, rank, void>(std::nullopt, x, pattern.ref(), {});
+  static const detail::adapted_pattern<Operation::repeat, X, rank, given_lengths<Names...>> pattern(P.data);
+  return detail::run_adapted<Operation::repeat, rank, void>(std::nullopt, x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }
 template <fixed_string P, AdaptedInput X>
 auto repeat(const X& x, const AxisLengths& lengths) {
@@ -116,35 +65,20 @@ auto repeat(const X& x, const AxisLengths& lengths) {
   static const detail::adapted_pattern<Operation::repeat, X, rank> pattern(P.data);
   return detail::run_adapted<Operation::repeat, rank, void>(std::nullopt, x, pattern.ref(), lengths);
 }
-template <fixed_string P, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto repeat(const X& x, axis_length<Names>... lengths) {
-  constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::repeat, X, rank, axis_length<Names>...> pattern(P.data);
-  return detail::run_adapted<Operation::repeat, rank, void>(std::nullopt, x, pattern.ref(),
-                                                            detail::to_axis_lengths(lengths...));
-}
 
 // ---- reduce ------------------------------------------------------------------------------------
 // R, the result's element type, defaults to x's; it must be numpy's result type (sum of bool:
 // std::int64_t, any/all: bool), else the call throws EinopsError saying which one.
 
-template <AdaptedInput X>
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, dynamic_rank, no_axis_lengths>& pattern,
-            ReductionName reduction) {
-  return detail::run_adapted<Operation::reduce, dynamic_rank, void>(reduction.name, x, pattern.ref(), {});
-}
-template <AdaptedInput X>
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, dynamic_rank>& pattern, ReductionName reduction,
-            const AxisLengths& lengths) {
-  return detail::run_adapted<Operation::reduce, dynamic_rank, void>(reduction.name, x, pattern.ref(), lengths);
-}
-template <AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, dynamic_rank, axis_length<Names>...>& pattern,
+template <std::size_t M = dynamic_rank, class R = void, AdaptedInput X, fixed_string... Names>
+auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M, given_lengths<Names...>>& pattern,
             ReductionName reduction, axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::reduce, dynamic_rank, void>(reduction.name, x, pattern.ref(),
-                                                                    detail::to_axis_lengths(lengths...));
+  return detail::run_adapted<Operation::reduce, M, R>(reduction.name, x, pattern.ref(), detail::to_axis_lengths(lengths...));
+}
+template <std::size_t M = dynamic_rank, class R = void, AdaptedInput X>
+auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M>& pattern, ReductionName reduction,
+            const AxisLengths& lengths) {
+  return detail::run_adapted<Operation::reduce, M, R>(reduction.name, x, pattern.ref(), lengths);
 }
 /// The result's element type named, its rank not: `reduce<bool>(x, "a b -> a", "any")`.
 template <Element R, AdaptedInput X>
@@ -152,42 +86,17 @@ auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, dyna
             const AxisLengths& lengths = {}) {
   return detail::run_adapted<Operation::reduce, dynamic_rank, R>(reduction.name, x, pattern.ref(), lengths);
 }
-template <std::size_t M, class R = void, AdaptedInput X>
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M, no_axis_lengths>& pattern,
-            ReductionName reduction) {
-  return detail::run_adapted<Operation::reduce, M, R>(reduction.name, x, pattern.ref(), {});
-}
-template <std::size_t M, class R = void, AdaptedInput X>
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M>& pattern, ReductionName reduction,
-            const AxisLengths& lengths) {
-  return detail::run_adapted<Operation::reduce, M, R>(reduction.name, x, pattern.ref(), lengths);
-}
-template <std::size_t M, class R = void, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M, axis_length<Names>...>& pattern,
-            ReductionName reduction, axis_length<Names>... lengths) {
-  return detail::run_adapted<Operation::reduce, M, R>(reduction.name, x, pattern.ref(),
-                                                      detail::to_axis_lengths(lengths...));
-}
-template <fixed_string P, class R = void, AdaptedInput X>
-auto reduce(const X& x, ReductionName reduction) {
+template <fixed_string P, class R = void, AdaptedInput X, fixed_string... Names>
+auto reduce(const X& x, ReductionName reduction, axis_length<Names>... lengths) {
   constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::reduce, X, rank, no_axis_lengths> pattern(P.data);
-  return detail::run_adapted<Operation::reduce, rank, R>(reduction.name, x, pattern.ref(), {});
+  static const detail::adapted_pattern<Operation::reduce, X, rank, given_lengths<Names...>> pattern(P.data);
+  return detail::run_adapted<Operation::reduce, rank, R>(reduction.name, x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }
 template <fixed_string P, class R = void, AdaptedInput X>
 auto reduce(const X& x, ReductionName reduction, const AxisLengths& lengths) {
   constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
   static const detail::adapted_pattern<Operation::reduce, X, rank> pattern(P.data);
   return detail::run_adapted<Operation::reduce, rank, R>(reduction.name, x, pattern.ref(), lengths);
-}
-template <fixed_string P, class R = void, AdaptedInput X, fixed_string... Names>
-  requires(sizeof...(Names) > 0)
-auto reduce(const X& x, ReductionName reduction, axis_length<Names>... lengths) {
-  constexpr std::size_t rank = detail::template_pattern_output_rank<P, detail::adapted_input<X>::rank>();
-  static const detail::adapted_pattern<Operation::reduce, X, rank, axis_length<Names>...> pattern(P.data);
-  return detail::run_adapted<Operation::reduce, rank, R>(reduction.name, x, pattern.ref(),
-                                                         detail::to_axis_lengths(lengths...));
 }
 
 /// A user reduction `f(std::span<const T>)` per reduced group (see ops.hpp); strided tensors only.

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -34,10 +36,12 @@ auto run_pack(const std::vector<X>& xs, std::string_view pattern) {
       shapes.emplace_back(std::ranges::begin(shape), std::ranges::end(shape));
     }
     OpsPackLayout layout = ops_pack_layout(shapes, pattern);
-    std::vector<X> flattened;
-    flattened.reserve(xs.size());
-    for (std::size_t i = 0; i < xs.size(); ++i) flattened.push_back(Traits::reshape(xs[i], layout.flattened_shapes[i]));
-    X tensor = Traits::concatenate(std::span<const X>(flattened), static_cast<std::int64_t>(layout.axis));
+    X tensor = with_library_errors<X>("pack", pattern, [] { return std::string(); }, [&] {
+      std::vector<X> flattened;
+      flattened.reserve(xs.size());
+      for (std::size_t i = 0; i < xs.size(); ++i) flattened.push_back(Traits::reshape(xs[i], layout.flattened_shapes[i]));
+      return X(Traits::concatenate(std::span<const X>(flattened), static_cast<std::int64_t>(layout.axis)));
+    });
     if constexpr (Rank != dynamic_rank) {
       const auto shape = Traits::shape(tensor);
       if (static_cast<std::size_t>(std::ranges::size(shape)) != Rank)
@@ -68,8 +72,10 @@ auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::s
     parts.reserve(layout.parts.size());
     for (const OpsUnpackPart& part : layout.parts) {
       if (Rank != dynamic_rank && part.shape.size() != Rank) fail_result_rank("unpack", pattern, part.shape, Rank);
-      parts.push_back(Traits::reshape(Traits::slice(packed, static_cast<std::int64_t>(layout.axis), part.begin, part.end),
-                                      part.shape));
+      with_library_errors<X>("unpack", pattern, [&] { return "Input tensor shape: " + format_shape(shape) + "."; }, [&] {
+        parts.push_back(Traits::reshape(Traits::slice(packed, static_cast<std::int64_t>(layout.axis), part.begin, part.end),
+                                        part.shape));
+      });
     }
     return parts;
   }
@@ -92,6 +98,11 @@ auto pack(const std::vector<X>& tensors, std::string_view pattern) {
 template <std::size_t M, AdaptedTensor X>
 auto pack(const std::vector<X>& tensors, std::string_view pattern) {
   return detail::run_pack<M>(tensors, pattern);
+}
+/// `pack({a, b}, pattern)`: a braced list of tensors of one adapted type.
+template <AdaptedTensor X>
+auto pack(std::initializer_list<X> tensors, std::string_view pattern) {
+  return detail::run_pack<dynamic_rank>(std::vector<X>(tensors), pattern);
 }
 /// The packed tensor's rank is the pattern's axes plus one.
 template <fixed_string P, AdaptedTensor X>

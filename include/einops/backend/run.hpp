@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -19,25 +22,27 @@ namespace einops {
 
 namespace detail {
 
-/// A library's own ops, driven by einops' recipe.
+/// A library's own ops, driven by einops' recipe. The input is not copied into a new handle
+/// (a reference-counted tensor keeps its count): each step reads the previous result, or `x`
+/// itself when nothing needs doing.
 template <class X>
 X apply_ops(Operation operation, std::optional<std::string_view> reduction, const X& x, PatternRef pattern,
             const AxisLengths& lengths) {
   using Traits = tensor_traits<X>;
-  const auto shape_range = Traits::shape(x);
-  const Shape shape(std::ranges::begin(shape_range), std::ranges::end(shape_range));
-  std::optional<DType> dtype;
-  if constexpr (requires { requires Element<traits_value_t<X>>; }) dtype = dtype_v<traits_value_t<X>>;
-  const OpsRecipe recipe = ops_recipe(operation, reduction, shape, dtype, pattern, lengths);
-  X y = recipe.elementary_shape == shape ? x : X(Traits::reshape(x, recipe.elementary_shape));
-  if (recipe.reduction) y = Traits::reduce(y, *recipe.reduction, recipe.reduced_axes);
-  if (!recipe.permutation.empty()) y = Traits::permute(y, recipe.permutation);
-  if (!recipe.broadcast_shape.empty()) {
-    y = Traits::reshape(y, recipe.expanded_shape);
-    y = Traits::broadcast(y, recipe.broadcast_shape);
+  const OpsShape shape(x);
+  const OpsRecipeUse recipe(operation, reduction, shape.lengths(), ops_dtype(x), pattern, lengths);
+  std::optional<X> y;
+  const auto step = [&](auto&& next) { y.emplace(std::forward<decltype(next)>(next)); };
+  const auto current = [&]() -> const X& { return y ? *y : x; };
+  if (recipe->reshape_in) step(Traits::reshape(current(), recipe->elementary_shape));
+  if (recipe->reduction) step(Traits::reduce(current(), *recipe->reduction, recipe->reduced_axes));
+  if (!recipe->permutation.empty()) step(Traits::permute(current(), recipe->permutation));
+  if (!recipe->broadcast_shape.empty()) {
+    step(Traits::reshape(current(), recipe->expanded_shape));
+    step(Traits::broadcast(current(), recipe->broadcast_shape));
   }
-  if (recipe.output_shape != recipe.broadcast_shape || recipe.broadcast_shape.empty()) y = Traits::reshape(y, recipe.output_shape);
-  return y;
+  if (recipe->reshape_out) step(Traits::reshape(current(), recipe->output_shape));
+  return y ? std::move(*y) : x;
 }
 
 /// A list for a library's own ops: each tensor gets a leading axis of 1, then one concatenation.
@@ -46,13 +51,20 @@ X stack_with_ops(const std::vector<X>& xs, std::string_view operation, std::stri
   using Traits = tensor_traits<X>;
   if (xs.empty())
     throw_call_error(operation, pattern, "", kEmptyListReason);
+  const OpsShape first(xs.front());
+  const std::optional<DType> first_dtype = ops_dtype(xs.front());
   std::vector<X> lifted;
   lifted.reserve(xs.size());
-  for (const X& x : xs) {
-    const auto shape_range = Traits::shape(x);
-    Shape shape{1};
-    shape.insert(shape.end(), std::ranges::begin(shape_range), std::ranges::end(shape_range));
-    lifted.push_back(Traits::reshape(x, shape));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const OpsShape shape(xs[i]);
+    const std::optional<DType> dtype = ops_dtype(xs[i]);
+    if (!std::ranges::equal(shape.lengths(), first.lengths()) || dtype != first_dtype)
+      throw_call_error(operation, pattern, "",
+                       list_mismatch_reason(first.lengths(), first_dtype ? dtype_name(*first_dtype) : "", i,
+                                            shape.lengths(), dtype ? dtype_name(*dtype) : ""));
+    Shape lifted_shape{1};
+    lifted_shape.insert(lifted_shape.end(), shape.lengths().begin(), shape.lengths().end());
+    lifted.push_back(Traits::reshape(xs[i], lifted_shape));
   }
   return Traits::concatenate(std::span<const X>(lifted), std::int64_t{0});
 }
@@ -67,7 +79,11 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
   using Tensor = typename Input::tensor;
   const std::string_view label = Op == Operation::reduce && reduction ? *reduction : operation_name(Op);
   if constexpr (!StridedTensor<Tensor>) {
-    Tensor result = [&] {
+    const auto inputs = [&] {
+      if constexpr (Input::is_list) return std::string();
+      else return "Input tensor shape: " + format_shape(OpsShape(x).lengths()) + ".";
+    };
+    Tensor result = with_library_errors<Tensor>(label, pattern.text, inputs, [&] {
       if constexpr (Input::is_list) {
         static_assert(requires(std::span<const Tensor> parts) { tensor_traits<Tensor>::concatenate(parts, std::int64_t{0}); },
                       "einops: a list input needs tensor_traits<X>::concatenate(std::span<const X>, axis)");
@@ -75,7 +91,7 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
       } else {
         return apply_ops(Op, reduction, x, pattern, lengths);
       }
-    }();
+    });
     if constexpr (Rank != dynamic_rank) {
       const auto shape = tensor_traits<Tensor>::shape(result);
       if (static_cast<std::size_t>(std::ranges::size(shape)) != Rank)

@@ -98,33 +98,26 @@ constexpr void check_static_ranks(std::string_view text) {
   }
 }
 
-/// The pattern argument of an operation on an adapted tensor: a literal is checked by the
-/// compiler as for the built-in tensor, and also against the input's static rank and the
-/// requested output rank.
-template <Operation Op, std::size_t InputRank, std::size_t OutputRank, class... Facts>
-class ranked_pattern {
- public:
-  template <std::size_t N>
-  EINOPS_LITERAL_CONSTEVAL ranked_pattern(const char (&literal)[N])  // NOLINT(google-explicit-constructor)
-      : pattern_(literal) {
-#if EINOPS_COMPILE_TIME_PATTERNS
-    const fixed_string<N> copy(literal);  // see arrow_pattern's literal constructor
-    check_static_ranks<InputRank, OutputRank>(copy.view());
-#endif
+/// The grammar of an operation on an adapted tensor: a literal is checked as for the built-in
+/// tensor, and also against the input's static rank and the requested output rank.
+template <Operation Op, std::size_t InputRank, std::size_t OutputRank, bool CarryParsed = true>
+struct ranked_arrow_grammar {
+  using parsed_form = typename arrow_grammar<Op, CarryParsed>::parsed_form;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
+    arrow_grammar<Op, CarryParsed>::template check_literal<Facts...>(text, parsed);
+    check_static_ranks<InputRank, OutputRank>(text);
   }
-  ranked_pattern(std::string_view text) : pattern_(text) {}          // NOLINT(google-explicit-constructor)
-  ranked_pattern(const std::string& text) : pattern_(text) {}        // NOLINT(google-explicit-constructor)
-  ranked_pattern(runtime_pattern pattern) : pattern_(pattern) {}     // NOLINT(google-explicit-constructor)
-
-  PatternRef ref() const { return pattern_.ref(); }
-  std::string_view text() const { return pattern_.text(); }
-
- private:
-  arrow_pattern<Op, Facts...> pattern_;
 };
+template <Operation Op, std::size_t InputRank, std::size_t OutputRank, class... Facts>
+using ranked_pattern = pattern_arg<ranked_arrow_grammar<Op, InputRank, OutputRank>, Facts...>;
 
+/// The pattern argument of an operation on X. A tensor with its own ops (TensorOps) takes no
+/// parsed form into the call: its recipe is found by the literal's address, and the smaller
+/// argument keeps a repeated call cheap.
 template <Operation Op, class X, std::size_t OutputRank, class... Facts>
-using adapted_pattern = std::type_identity_t<ranked_pattern<Op, adapted_input<X>::rank, OutputRank, Facts...>>;
+using adapted_pattern = std::type_identity_t<pattern_arg<
+    ranked_arrow_grammar<Op, adapted_input<X>::rank, OutputRank, StridedTensor<typename adapted_input<X>::tensor>>, Facts...>>;
 
 /// The output rank of the template pattern P for an input of `InputRank`: a constant when the
 /// input rank is one, or when the right side has no ellipsis; dynamic_rank otherwise (and when

@@ -103,21 +103,39 @@ void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::st
 void copy_into(const AnyTensor& y, TensorRef out);
 
 /// einops' own recipe for a backend with its own ops (einops/_backends.py): reshape to the
-/// elementary axes, reduce, permute, add and broadcast new axes, reshape to the output.
+/// elementary axes, reduce, permute, add and broadcast new axes, reshape to the output; the steps
+/// that would change nothing are marked so, and left out.
 struct OpsRecipe {
-  Shape elementary_shape;                 // reshape the input to this first
-  std::optional<Reduction> reduction;     // then reduce `reduced_axes` (when set and non-empty)
-  std::vector<std::int64_t> reduced_axes;
+  bool reshape_in = false;                // reshape the input to `elementary_shape` first
+  Shape elementary_shape;
+  std::optional<Reduction> reduction;     // then reduce `reduced_axes` (when set)
+  std::vector<std::int64_t> reduced_axes;  // ascending
   std::vector<std::int64_t> permutation;  // then permute the kept axes (empty: already in order)
   Shape expanded_shape;                   // then, when new axes appear: reshape with 1 for each,
-  Shape broadcast_shape;                  //   and broadcast to these lengths
-  Shape output_shape;                     // finally reshape to the result's shape
+  Shape broadcast_shape;                  //   and broadcast to these lengths (empty: no new axes)
+  bool reshape_out = false;               // finally reshape to `output_shape`
+  Shape output_shape;
 };
-/// Plans the call (every einops check, as for the built-in tensor; `dtype` when known lets the
-/// mean of integers be refused) and returns the recipe.
-OpsRecipe ops_recipe(Operation operation, std::optional<std::string_view> reduction,
-                     std::span<const std::int64_t> shape, std::optional<DType> dtype, PatternRef pattern,
-                     const AxisLengths& lengths);
+
+/// The recipe of one call: planned (every einops check, as for the built-in tensor; `dtype`, when
+/// known, lets the mean of integers be refused), then kept in this thread's small cache, so that
+/// a repeated call (a training loop) costs a comparison with the previous one or a hash. Held
+/// through an OpsRecipeUse: the recipe stays valid while its use lives, even if the library's own
+/// ops call einops again on this thread (those calls then plan without the cache).
+class OpsRecipeUse {
+ public:
+  OpsRecipeUse(Operation operation, std::optional<std::string_view> reduction, std::span<const std::int64_t> shape,
+               std::optional<DType> dtype, PatternRef pattern, const AxisLengths& lengths);
+  ~OpsRecipeUse();
+  OpsRecipeUse(const OpsRecipeUse&) = delete;
+  OpsRecipeUse& operator=(const OpsRecipeUse&) = delete;
+
+  const OpsRecipe& operator*() const { return *recipe_; }
+  const OpsRecipe* operator->() const { return recipe_; }
+
+ private:
+  const OpsRecipe* recipe_;
+};
 
 /// The part of `pack` a backend with its own ops needs: per input, the shape it is reshaped to
 /// (its `*` part flattened into one axis) before the concatenation along `axis`.
@@ -145,6 +163,9 @@ OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std
 /// einops' single-letter form of an einsum pattern ("a b, b c -> a c" gives "ab,bc->ac"), what
 /// einops hands to a backend's einsum. Throws EinopsError for a malformed pattern.
 std::string compact_einsum_pattern(std::string_view pattern);
+/// compact_einsum_pattern through this thread's small cache of recent patterns; the reference
+/// stays valid until this thread's next call.
+const std::string& compact_einsum_pattern_cached(std::string_view pattern);
 
 }  // namespace detail
 }  // namespace einops

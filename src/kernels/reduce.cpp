@@ -394,7 +394,8 @@ void reduce_dispatch(const ReduceSchedule& s, const T* in, void* out) {
 bool window_mode_enabled = true;
 
 bool takes_windows(ReduceSchedule& s) {
-  if (!window_mode_enabled || s.outputs == 0 || s.red_rank == 0 || s.reduced > kMaxWindowElements) return false;
+  if (!window_mode_enabled || s.outputs == 0 || s.red_rank == 0 || s.reduced < 1 || s.reduced > kMaxWindowElements)
+    return false;  // an empty window (another reduced axis of length 0) takes the general path
   if (s.reduction == Reduction::prod && !is_floating(s.type)) return false;  // see window_reduce_simd.cpp
   const Loop& window = s.red_loops[static_cast<std::size_t>(s.red_rank - 1)];
   const std::int64_t group = window.in_stride;

@@ -154,8 +154,10 @@ StreamSchedule make_stream_schedule(const Term& a, const Term& b, const Term& ou
 
   const double per_lane = bytes_per_output(s);
   s.block = std::clamp<std::int64_t>(static_cast<std::int64_t>(kItemBytes / per_lane), 1, s.lanes);
+  if (s.mode == StreamMode::lanes && s.reduced.rank > 0) s.block = std::max(s.block, kRowStreamLanes);
   if (s.mode != StreamMode::dot && s.block < s.lanes)
     s.block = std::min(s.lanes, (s.block + kLaneAlign - 1) / kLaneAlign * kLaneAlign);
+  s.block = std::min(s.block, s.lanes);
   s.blocks = (s.lanes + s.block - 1) / s.block;
   return s;
 }

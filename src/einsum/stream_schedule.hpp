@@ -122,6 +122,12 @@ class StreamItems {
   std::int64_t part_;
 };
 
+/// Lanes mode with reduced steps: up to this many neighbouring outputs are summed side by side,
+/// their accumulators in an L1-resident buffer, so that each reduced step's run of lanes is read
+/// in one contiguous pass (rows of a long stride are then read whole, as the prefetcher expects);
+/// items hold at least this many lanes where the row has them.
+inline constexpr std::int64_t kRowStreamLanes = 1024;
+
 /// Runs the items [begin, end) of a dot or lanes schedule (float32, float64, float16, bfloat16).
 using StreamKernel = void (*)(const StreamSchedule& schedule, std::int64_t begin, std::int64_t end);
 

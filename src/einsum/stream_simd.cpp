@@ -31,6 +31,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 using detail::HWY_NAMESPACE::LoadWide;
 
 constexpr std::size_t U = 4;  // independent vector accumulators: enough to hide the multiply-add latency
+/// Lanes mode walks the reduced steps outermost (LanesRows) from this many vectors of outputs on:
+/// enough other vectors between two updates of one accumulator to hide its store and reload.
+constexpr std::int64_t kRowStreamMinVectors = 2 * static_cast<std::int64_t>(U);
 
 template <class T>
 using StreamTag = hn::CappedTag<FloatCompute<T>, 32 / sizeof(FloatCompute<T>)>;
@@ -138,6 +141,33 @@ HWY_INLINE void LanesGroup(D d, const StreamSchedule& s, const T* pa, const T* p
     StoreLanes(d, acc[g], po + static_cast<std::int64_t>(g) * N, kPartial ? count : N);
 }
 
+/// Outputs [0, count), count a multiple of N: the reduced steps outermost, each step's lanes in
+/// one contiguous pass, the accumulators in a buffer of kRowStreamLanes. Each lane sums its steps
+/// in the same order and with the same multiply-adds as LanesGroup.
+template <bool kA, bool kB, class T, class D>
+HWY_INLINE void LanesRows(D d, const StreamSchedule& s, const T* pa, const T* pb, T* po, std::int64_t count) {
+  const auto N = static_cast<std::int64_t>(hn::Lanes(d));
+  HWY_ALIGN hn::TFromD<D> acc[kRowStreamLanes];
+  for (std::int64_t first = 0; first < count; first += kRowStreamLanes) {
+    const std::int64_t lanes = count - first < kRowStreamLanes ? count - first : kRowStreamLanes;
+    for (std::int64_t i = 0; i < lanes; i += N) hn::Store(hn::Zero(d), d, acc + i);
+    StreamCursor steps(s.reduced, s.reduced.rank);
+    do {
+      const T* ra = pa + steps.a + (kA ? first : 0);
+      const T* rb = pb + steps.b + (kB ? first : 0);
+      hn::Vec<D> fixed_a = hn::Zero(d), fixed_b = hn::Zero(d);  // a broadcast operand's one value
+      if constexpr (!kA) fixed_a = LoadOperand<false, false>(d, ra, N);
+      if constexpr (!kB) fixed_b = LoadOperand<false, false>(d, rb, N);
+      for (std::int64_t i = 0; i < lanes; i += N) {
+        const auto va = kA ? LoadWide(d, ra + i) : fixed_a;
+        const auto vb = kB ? LoadWide(d, rb + i) : fixed_b;
+        hn::Store(hn::MulAdd(va, vb, hn::Load(d, acc + i)), d, acc + i);
+      }
+    } while (steps.next());
+    for (std::int64_t i = 0; i < lanes; i += N) StoreLanes(d, hn::Load(d, acc + i), po + first + i, N);
+  }
+}
+
 template <class T, bool kA, bool kB>
 void LanesLayout(const StreamSchedule& s, std::int64_t begin, std::int64_t end) {
   const StreamTag<T> d;
@@ -153,6 +183,10 @@ void LanesLayout(const StreamSchedule& s, std::int64_t begin, std::int64_t end) 
     T* po = out + items.row.out + items.first;
     const std::int64_t count = items.count;
     std::int64_t i = 0;
+    if (s.reduced.rank > 0 && count >= kRowStreamMinVectors * N) {
+      i = count / N * N;
+      LanesRows<kA, kB>(d, s, pa, pb, po, i);
+    }
     for (; i + kU * N <= count; i += kU * N)
       LanesGroup<U, false, kA, kB>(d, s, pa + (kA ? i : 0), pb + (kB ? i : 0), po + i, N);
     for (; i + N <= count; i += N) LanesGroup<1, false, kA, kB>(d, s, pa + (kA ? i : 0), pb + (kB ? i : 0), po + i, N);

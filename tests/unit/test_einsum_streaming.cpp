@@ -202,9 +202,10 @@ const std::vector<Spec> kSpecs = {
     {"xyd", "xy", "xyd"}, {"xy", "xy", "yx"},      {"xyd", "yd", "dxy"}, {"nd", "nd", "d"},     {"bnd", "bnd", "bd"},
     {"bnd", "bn", "bd"},  {"bid", "bjd", "bij"},   {"bid", "bjd", "jbi"}};
 
-/// Lengths around SIMD vector widths (2..16 lanes) and the kernels' unrolled groups and blocks.
-const std::vector<std::int64_t> kEdgeLengths = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16,  17,
-                                                31, 32, 33, 63, 64, 65, 127, 129, 257, 1031};
+/// Lengths around SIMD vector widths (2..16 lanes), the kernels' unrolled groups and blocks, and
+/// lanes mode's buffer of kRowStreamLanes accumulators (2061: two whole buffers and a tail).
+const std::vector<std::int64_t> kEdgeLengths = {1,  2,  3,  4,  5,  7,   8,   9,   15,   16,  17,
+                                                31, 32, 33, 63, 64, 65, 127, 129, 257, 1031, 2061};
 
 /// Random lengths for the names of `spec`, at most `budget` index combinations in all (the
 /// reference visits each); the free names of the cost-rule specs short.

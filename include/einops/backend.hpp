@@ -1,6 +1,6 @@
 // Any tensor type with einops: a `tensor_traits` specialisation, the concepts it satisfies, and
-// every operation on such types. The Eigen and xtensor adapters (eigen.hpp, xtensor.hpp) are
-// two such specialisations; docs/backends.md shows how to write one. The headers under
+// every operation on such types. The Eigen, xtensor and OpenCV adapters (eigen.hpp, xtensor.hpp,
+// opencv.hpp) are such specialisations; docs/backends.md shows how to write one. The headers under
 // einops/backend/ hold one concern each; this one includes them all, and the core API
 // (einops.hpp), which does not include this layer itself.
 //
@@ -9,7 +9,9 @@
 //     elements). The built-in kernels then read the memory in place (no copy on the way in) and
 //     write the result straight into a tensor of the caller's type made by `make<U, Rank>(shape)`
 //     (optional: without it, results are built-in tensors). An optional `rank` says the rank is
-//     a compile-time constant, which lets a literal pattern be checked against it.
+//     a compile-time constant, which lets a literal pattern be checked against it. A type whose
+//     element type is known only at run time (cv::Mat) gives `dtype(x)` instead of `value_type`,
+//     untyped `data(x)`, and `make(DType, shape)`: its results hold the call's element type.
 //  2. Bring your own ops (TensorOps): `shape`, `reshape`, `permute`, `reduce`, `broadcast` (and,
 //     for pack/unpack/einsum, `concatenate`, `slice`, `einsum`). einops plans and checks the call
 //     exactly as for the built-in tensor, then drives the library's ops (einops' own recipe):

@@ -10,6 +10,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <einops/backend.hpp>
@@ -346,6 +347,96 @@ TEST(OpsBackend, ErrorsAreEinopsErrors) {
   EXPECT_THROW((void)einops::rearrange(n, "(a a2) b -> a a2 b", {{"a2", 4}}), EinopsError);
   EXPECT_THROW((void)einops::unpack(n, {{2}, {2}}, "a *"), EinopsError);
   EXPECT_THROW((void)einops::pack(std::vector<Naive>{n, naive(counting({3, 3}))}, "a *"), EinopsError);
+}
+
+// ---- a user type whose element type is known at run time (as cv::Mat's) ----------------------------
+
+/// Row-major bytes with a run-time dtype; `Loose` is the same without `make` (results built-in).
+struct Dynamic {
+  einops::DType dtype = einops::DType::float64;
+  Shape shape;
+  std::vector<unsigned char> bytes;
+};
+struct Loose : Dynamic {};
+
+}  // namespace
+
+template <class X>
+  requires std::is_base_of_v<Dynamic, X>
+struct einops::tensor_traits<X> {
+  static einops::DType dtype(const Dynamic& x) { return x.dtype; }
+  static const void* data(const Dynamic& x) { return x.bytes.data(); }
+  static void* data(Dynamic& x) { return x.bytes.data(); }
+  static const Shape& shape(const Dynamic& x) { return x.shape; }
+  static Shape strides(const Dynamic& x) { return einops::detail::row_major_strides(x.shape); }
+  static Dynamic make(einops::DType dtype, std::span<const std::int64_t> shape)
+    requires std::is_same_v<X, Dynamic>
+  {
+    Dynamic result{dtype, Shape(shape.begin(), shape.end()), {}};
+    result.bytes.resize(static_cast<std::size_t>(einops::detail::element_count(shape)) * einops::dtype_size(dtype));
+    return result;
+  }
+};
+
+namespace {
+
+static_assert(einops::StridedTensor<Dynamic> && einops::StridedTensor<Loose> && !einops::TensorOps<Dynamic>);
+
+template <class X = Dynamic>
+X dynamic(const einops::AnyTensor& x) {
+  X out;
+  out.dtype = x.dtype();
+  out.shape.assign(x.shape().begin(), x.shape().end());
+  out.bytes.resize(static_cast<std::size_t>(x.size()) * einops::dtype_size(x.dtype()));
+  einops::rearrange_into(x, out, einops::runtime("... -> ..."));
+  return out;
+}
+
+void expect_same(const Dynamic& actual, const einops::AnyTensor& expected) {
+  EXPECT_EQ(actual.dtype, expected.dtype());
+  EXPECT_EQ(actual.shape, Shape(expected.shape().begin(), expected.shape().end()));
+  const einops::AnyTensor packed = einops::contiguous(expected);
+  ASSERT_EQ(actual.bytes.size(), static_cast<std::size_t>(packed.size()) * einops::dtype_size(packed.dtype()));
+  EXPECT_TRUE(std::equal(actual.bytes.begin(), actual.bytes.end(), static_cast<const unsigned char*>(packed.data())));
+}
+
+TEST(RuntimeTypedBackend, ResultsHoldTheCallsElementType) {
+  const einops::Tensor<double> reference = counting({2, 3, 4});
+  const Dynamic x = dynamic(reference);
+  expect_same(einops::rearrange(x, "a b c -> c (a b)"), einops::rearrange(reference, "a b c -> c (a b)"));
+  expect_same(einops::reduce(x, "a b c -> a", "max"), einops::reduce(reference, "a b c -> a", "max"));
+  expect_same(einops::repeat(x, "a b c -> a b c 2"), einops::repeat(reference, "a b c -> a b c 2"));
+  expect_same(einops::rearrange<"a b c -> (a b c)">(x), einops::rearrange(reference, "a b c -> (a b c)"));
+  // numpy's result types: the sum of int32 is int64; any gives bool.
+  const Dynamic ints = dynamic(einops::Tensor<std::int32_t>::arange({2, 3}));
+  const Dynamic sums = einops::reduce(ints, "a b -> a", "sum");
+  EXPECT_EQ(sums.dtype, einops::DType::int64);
+  expect_same(sums, einops::reduce(einops::Tensor<std::int32_t>::arange({2, 3}), "a b -> a", "sum"));
+  EXPECT_EQ(einops::reduce(ints, "a b -> b", "any").dtype, einops::DType::boolean);
+  EXPECT_THROW((void)einops::reduce<std::int32_t>(ints, einops::runtime("a b -> a"), "sum"), EinopsError);
+}
+
+TEST(RuntimeTypedBackend, ListsPackUnpackEinsumAndCopies) {
+  const einops::Tensor<double> a = counting({2, 3});
+  const einops::Tensor<double> b = einops::Tensor<double>::arange({2, 3});
+  const std::vector<Dynamic> list{dynamic(a), dynamic(b)};
+  expect_same(einops::rearrange(list, "n a b -> a (n b)"),
+              einops::rearrange(std::vector<einops::Tensor<double>>{a, b}, "n a b -> a (n b)"));
+  const auto packed = einops::pack(list, "a *");
+  expect_same(packed.tensor, einops::pack(std::vector<einops::Tensor<double>>{a, b}, "a *").tensor);
+  const std::vector<Dynamic> parts = einops::unpack(packed.tensor, packed.packed_shapes, "a *");
+  ASSERT_EQ(parts.size(), 2u);
+  expect_same(parts[1], b);
+  expect_same(einops::einsum(list[0], list[1], "i j, k j -> i k"), einops::einsum(a, b, "i j, k j -> i k"));
+  expect_same(einops::copy_to<Dynamic>(a), a);
+  EXPECT_EQ(einops::view(list[0]).data(), static_cast<const void*>(list[0].bytes.data()));
+}
+
+TEST(RuntimeTypedBackend, WithoutMakeResultsAreBuiltIn) {
+  const einops::Tensor<double> reference = counting({2, 3});
+  const Loose x = dynamic<Loose>(reference);
+  const einops::AnyTensor y = einops::rearrange(x, "a b -> b a");
+  EXPECT_EQ(y.as<double>().to_vector(), einops::rearrange(reference, "a b -> b a").to_vector());
 }
 
 }  // namespace

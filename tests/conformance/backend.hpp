@@ -48,5 +48,7 @@ void register_builtin_einsum_ops(OpTable& ops);
 void register_eigen_ops(OpTable& ops);
 /// Every op but einmix on xt::xarray, in both layouts (xtensor_ops.cpp).
 void register_xtensor_ops(OpTable& ops);
+/// Every op but einmix on cv::Mat, n-dimensional and with channels (opencv_ops.cpp).
+void register_opencv_ops(OpTable& ops);
 
 }  // namespace conformance

@@ -27,6 +27,13 @@ Backend make_eigen() {
   return backend;
 }
 #endif
+#ifdef EINOPS_CONFORMANCE_OPENCV
+Backend make_opencv() {
+  Backend backend{"opencv", {}};
+  register_opencv_ops(backend.ops);
+  return backend;
+}
+#endif
 #ifdef EINOPS_CONFORMANCE_TORCH
 Backend make_torch() {
   Backend backend{"torch", {}};
@@ -46,7 +53,7 @@ struct Factory {
   const char* name;
   Backend (*make)();
 };
-// Later backends (torch, eigen, xtensor) add a line here, guarded by their build option.
+// Later backends add a line here, guarded by their build option.
 constexpr Factory factories[] = {
     {"builtin", &make_builtin},
 #ifdef EINOPS_CONFORMANCE_EIGEN
@@ -54,6 +61,9 @@ constexpr Factory factories[] = {
 #endif
 #ifdef EINOPS_CONFORMANCE_XTENSOR
     {"xtensor", &make_xtensor},
+#endif
+#ifdef EINOPS_CONFORMANCE_OPENCV
+    {"opencv", &make_opencv},
 #endif
 #ifdef EINOPS_CONFORMANCE_TORCH
     {"torch", &make_torch},

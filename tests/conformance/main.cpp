@@ -3,8 +3,8 @@
 //   einops_conformance [--corpus PATH] [--backend NAME] [--filter SUBSTRING] [--verbose]
 //
 // Prints a count per operation and a last line "N passed, M failed"; exits non-zero on any
-// failure or when no case ran. Cases of ops the backend does not run yet are listed apart and
-// never counted as passed.
+// failure or when no case ran. Cases the backend does not run (an op it lacks, a dtype its
+// library cannot hold) are counted apart, per op and reason, and never counted as passed.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
@@ -38,6 +38,7 @@ struct Options {
 
 struct Tally {
   std::size_t passed = 0, failed = 0, not_run = 0;
+  std::map<std::string, std::size_t, std::less<>> not_run_reasons;
 };
 
 constexpr std::size_t quiet_failure_limit = 20;  // without --verbose, the first failures only
@@ -145,6 +146,7 @@ int run(const Options& options) {
         break;
       case Outcome::Status::not_run:
         ++tally.not_run, ++total.not_run;
+        ++tally.not_run_reasons[outcome.reason];
         break;
       case Outcome::Status::failed:
         print_failure(options, c, outcome, total.failed);
@@ -162,11 +164,13 @@ int run(const Options& options) {
     if (it == tallies.end()) continue;
     const Tally& t = it->second;
     if (t.passed + t.failed > 0) std::printf("%-12s %8zu %8zu\n", op.c_str(), t.passed, t.failed);
-    if (t.not_run > 0) not_run_list += "  " + op + ": " + std::to_string(t.not_run) + " cases\n";
+    if (t.not_run == 0) continue;
+    not_run_list += "  " + op + ": " + std::to_string(t.not_run) + " cases\n";
+    for (const auto& [reason, count] : t.not_run_reasons)
+      not_run_list += "    " + std::to_string(count) + " " + reason + "\n";
   }
   if (!not_run_list.empty())
-    std::cout << "not run by this backend yet (" << total.not_run << " cases, not counted as passed):\n"
-              << not_run_list;
+    std::cout << "not run by this backend (" << total.not_run << " cases, not counted as passed):\n" << not_run_list;
   std::cout << total.passed << " passed, " << total.failed << " failed" << std::endl;
   if (total.passed + total.failed == 0) std::cerr << "einops_conformance: no case was run\n";
   return total.failed > 0 || total.passed + total.failed == 0 ? 1 : 0;

@@ -37,22 +37,54 @@ concept integer_range = requires(const std::remove_cvref_t<R>& r) {
 template <class X>
 using traits_value_t = std::remove_cv_t<typename tensor_traits<std::remove_cvref_t<X>>::value_type>;
 
+/// Memory whose element type is a compile-time constant: `value_type` and a typed `data(x)`.
+template <class X>
+concept typed_memory = requires(const X& x) {
+  typename tensor_traits<X>::value_type;
+  requires Element<traits_value_t<X>>;
+  { tensor_traits<X>::data(x) } -> std::convertible_to<const traits_value_t<X>*>;
+};
+
+/// Memory whose element type is known at run time (a cv::Mat): `dtype(x)` names it and `data(x)`
+/// is untyped. Such a type has no `value_type`.
+template <class X>
+concept runtime_typed_memory = !requires { typename tensor_traits<X>::value_type; } && requires(const X& x) {
+  { tensor_traits<X>::dtype(x) } -> std::same_as<DType>;
+  { tensor_traits<X>::data(x) } -> std::convertible_to<const void*>;
+};
+
 }  // namespace detail
 
-/// A tensor type whose memory einops may read in place: pointer, shape and strides in elements.
+/// A tensor type whose memory einops may read in place: pointer, shape and strides in elements,
+/// and the element type, at compile time (`value_type`) or at run time (`dtype(x)`).
 template <class X>
-concept StridedTensor = requires(const X& x) {
-  typename tensor_traits<X>::value_type;
-  requires Element<detail::traits_value_t<X>>;
-  { tensor_traits<X>::data(x) } -> std::convertible_to<const detail::traits_value_t<X>*>;
+concept StridedTensor = (detail::typed_memory<X> || detail::runtime_typed_memory<X>) && requires(const X& x) {
   { tensor_traits<X>::shape(x) } -> detail::integer_range;
   { tensor_traits<X>::strides(x) } -> detail::integer_range;
 };
 
+namespace detail {
+
+/// The element type of a strided tensor.
+template <StridedTensor X>
+DType strided_dtype([[maybe_unused]] const X& x) {
+  if constexpr (runtime_typed_memory<X>)
+    return tensor_traits<X>::dtype(x);
+  else
+    return dtype_v<traits_value_t<X>>;
+}
+
+/// A pointer to writable memory of a strided tensor's element type.
+template <class X, class Pointer>
+concept writable_pointer = (runtime_typed_memory<X> && std::convertible_to<Pointer, void*>) ||
+                           (typed_memory<X> && requires { requires std::convertible_to<Pointer, traits_value_t<X>*>; });
+
+}  // namespace detail
+
 /// A strided tensor einops may write into (a result, or the output of a *_into call).
 template <class X>
 concept WritableTensor = StridedTensor<std::remove_cvref_t<X>> && requires(X& x) {
-  { tensor_traits<std::remove_cvref_t<X>>::data(x) } -> std::convertible_to<detail::traits_value_t<X>*>;
+  requires detail::writable_pointer<std::remove_cvref_t<X>, decltype(tensor_traits<std::remove_cvref_t<X>>::data(x))>;
 };
 
 /// A tensor type that brings its own reshape/permute/reduce/broadcast (axes and shapes as int64).
@@ -155,8 +187,21 @@ constexpr std::size_t static_rank_of() {
 }
 
 /// Any strided tensor as a built-in view of the same memory (no copy): mixes freely with the
-/// built-in tensors, e.g. in a pack of tensors of different types.
+/// built-in tensors, e.g. in a pack of tensors of different types. A tensor whose element type
+/// is known at run time gives an AnyTensor that aliases its memory (no storage kept alive).
 template <StridedTensor X>
+  requires detail::runtime_typed_memory<X>
+AnyTensor view(const X& x) {
+  const auto shape = tensor_traits<X>::shape(x);
+  const auto strides = tensor_traits<X>::strides(x);
+  const Shape lengths(std::ranges::begin(shape), std::ranges::end(shape));
+  const Shape steps(std::ranges::begin(strides), std::ranges::end(strides));
+  const DType dtype = tensor_traits<X>::dtype(x);
+  detail::check_view_extent(lengths, steps, dtype_size(dtype));
+  return AnyTensor(dtype, nullptr, const_cast<void*>(static_cast<const void*>(tensor_traits<X>::data(x))), lengths, steps);
+}
+template <StridedTensor X>
+  requires detail::typed_memory<X>
 TensorView<const detail::traits_value_t<X>> view(const X& x) {
   using T = detail::traits_value_t<X>;
   const auto shape = tensor_traits<X>::shape(x);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -23,18 +24,36 @@ ParsedShape parse_shape(const X& x, std::string_view pattern) {
   return parse_shape(std::span<const std::int64_t>(lengths), pattern);
 }
 
+namespace detail {
+
+/// copy_to for a Target whose element type is a constant: x's must be the same.
+template <class Target, class Source>
+Target copy_to_typed(const Source& x) {
+  using T = traits_value_t<Target>;
+  constexpr std::size_t rank = static_rank_of<Target>();
+  static_assert(makes_results<Target, T, rank> &&
+                    std::is_same_v<decltype(tensor_traits<Target>::template make<T, rank>(std::declval<std::span<const std::int64_t>>())), Target>,
+                "einops::copy_to: tensor_traits<Target>::make<value_type, rank> must make a Target");
+  const BorrowedTensor memory = borrow(x);
+  return result_from<Target, T, rank>(memory.alias(), "copy_to", "");
+}
+
+}  // namespace detail
+
 /// A copy of `x` (any strided or built-in tensor) as a `Target`, e.g.
-/// `einops::copy_to<Eigen::Tensor<float, 3>>(packed.tensor)`. Element types must agree.
+/// `einops::copy_to<Eigen::Tensor<float, 3>>(packed.tensor)`. Element types must agree; a Target
+/// whose element type is known at run time (cv::Mat) takes x's.
 template <class Target, class Source>
   requires StridedTensor<Target> && (StridedTensor<Source> || detail::strided_single<Source>)
 Target copy_to(const Source& x) {
-  using T = detail::traits_value_t<Target>;
-  constexpr std::size_t rank = static_rank_of<Target>();
-  static_assert(detail::makes_results<Target, T, rank> &&
-                    std::is_same_v<decltype(tensor_traits<Target>::template make<T, rank>(std::declval<std::span<const std::int64_t>>())), Target>,
-                "einops::copy_to: tensor_traits<Target>::make<value_type, rank> must make a Target");
-  const detail::BorrowedTensor memory = detail::borrow(x);
-  return detail::result_from<Target, T, rank>(memory.alias(), "copy_to", "");
+  if constexpr (detail::runtime_typed_memory<Target>) {
+    static_assert(detail::makes_runtime_results<Target>,
+                  "einops::copy_to: tensor_traits<Target>::make(einops::DType, shape) must make a Target");
+    const detail::BorrowedTensor memory = detail::borrow(x);
+    return Target(detail::runtime_result_from<Target, dynamic_rank>(memory.alias(), std::nullopt, "copy_to", ""));
+  } else {
+    return detail::copy_to_typed<Target>(x);
+  }
 }
 
 }  // namespace einops

@@ -53,7 +53,7 @@ auto run_einsum(const Args&... args) {
       return std::array<AnyTensor, count>{borrow(std::get<I>(arguments)).alias()...};
     }(std::make_index_sequence<count>{});
     const AnyTensor y = einsum(std::span<const AnyTensor>(operands), pattern);
-    return result_from<Family, traits_value_t<Family>, Rank>(y, "einsum", pattern);
+    return family_result_from<Family, Rank>(y, "einsum", pattern);
   } else {
     const auto operands = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::array<Family, count>{Family(std::get<I>(arguments))...};

@@ -101,7 +101,7 @@ auto reduce(const X& x, ReductionName reduction, const AxisLengths& lengths) {
 
 /// A user reduction `f(std::span<const T>)` per reduced group (see ops.hpp); strided tensors only.
 template <std::size_t M = dynamic_rank, StridedTensor X, class F>
-  requires(!TensorInput<X>) && std::invocable<F&, std::span<const detail::traits_value_t<X>>>
+  requires(!TensorInput<X>) && detail::typed_memory<X> && std::invocable<F&, std::span<const detail::traits_value_t<X>>>
 auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M>& pattern, F&& f, const AxisLengths& lengths = {}) {
   using Result = std::remove_cvref_t<std::invoke_result_t<F&, std::span<const detail::traits_value_t<X>>>>;
   const auto y = detail::reduce_with(view(x), pattern.ref(), f, lengths);

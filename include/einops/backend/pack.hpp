@@ -20,12 +20,11 @@ namespace detail {
 template <std::size_t Rank, class X>
 auto run_pack(const std::vector<X>& xs, std::string_view pattern) {
   if constexpr (StridedTensor<X>) {
-    using T = traits_value_t<X>;
     std::vector<AnyTensor> views;
     views.reserve(xs.size());
     for (const X& x : xs) views.push_back(view(x));
     Packed<AnyTensor> packed = pack(std::span<const AnyTensor>(views), pattern);
-    auto tensor = result_from<X, T, Rank>(packed.tensor, "pack", pattern);
+    auto tensor = family_result_from<X, Rank>(packed.tensor, "pack", pattern);
     return Packed<decltype(tensor)>{std::move(tensor), std::move(packed.packed_shapes)};
   } else {
     using Traits = tensor_traits<X>;
@@ -54,14 +53,13 @@ auto run_pack(const std::vector<X>& xs, std::string_view pattern) {
 template <std::size_t Rank, class X>
 auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::string_view pattern) {
   if constexpr (StridedTensor<X>) {
-    using T = traits_value_t<X>;
     const BorrowedTensor memory = borrow(packed);
     const std::vector<AnyTensor> parts = unpack(memory.alias(), packed_shapes, pattern);
-    using Part = decltype(result_from<X, T, Rank>(parts.front(), "unpack", pattern));
+    using Part = decltype(family_result_from<X, Rank>(parts.front(), "unpack", pattern));
     std::vector<Part> typed;
     typed.reserve(parts.size());
     // Built-in parts are views of x's memory (as einops' parts are views); parts of x's family are copies.
-    for (const AnyTensor& part : parts) typed.push_back(result_from<X, T, Rank>(part, "unpack", pattern));
+    for (const AnyTensor& part : parts) typed.push_back(family_result_from<X, Rank>(part, "unpack", pattern));
     return typed;
   } else {
     using Traits = tensor_traits<X>;

@@ -2,8 +2,10 @@
 // caller's family, or a built-in tensor), and what counts as one input (a tensor or a list).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -22,7 +24,7 @@ BorrowedTensor borrow(const X& x) {
     const TensorRef ref = input_traits<X>::single(x);
     return BorrowedTensor(ref.dtype, ref.data, ref.shape, ref.strides);
   } else {
-    return BorrowedTensor(dtype_v<traits_value_t<X>>, tensor_traits<X>::data(x), tensor_traits<X>::shape(x),
+    return BorrowedTensor(strided_dtype(x), tensor_traits<X>::data(x), tensor_traits<X>::shape(x),
                           tensor_traits<X>::strides(x));
   }
 }
@@ -35,7 +37,7 @@ BorrowedTensor borrow_writable(X& x) {
   } else {
     using Traits = tensor_traits<std::remove_const_t<X>>;
     static_assert(WritableTensor<X>, "einops: this tensor's memory is read-only (tensor_traits<X>::data gives a const pointer)");
-    return BorrowedTensor(dtype_v<traits_value_t<X>>, Traits::data(x), Traits::shape(x), Traits::strides(x));
+    return BorrowedTensor(strided_dtype(x), Traits::data(x), Traits::shape(x), Traits::strides(x));
   }
 }
 
@@ -45,6 +47,13 @@ BorrowedTensor borrow_writable(X& x) {
 template <class X, class U, std::size_t Rank>
 concept makes_results = requires(std::span<const std::int64_t> shape) {
   { tensor_traits<X>::template make<U, Rank>(shape) } -> WritableTensor;
+};
+
+/// True when the family of X, whose element type is known at run time, makes results of any
+/// element type it can hold: `tensor_traits<X>::make(einops::DType, shape)`.
+template <class X>
+concept makes_runtime_results = requires(DType dtype, std::span<const std::int64_t> shape) {
+  { tensor_traits<X>::make(dtype, shape) } -> WritableTensor;
 };
 
 /// Results in X's family: with rank `Rank` (dynamic_rank when unknown). A static-rank family
@@ -79,6 +88,60 @@ auto result_from(const AnyTensor& y, std::string_view operation, std::string_vie
     copy_into(y, borrow_writable(result).ref());
     return result;
   }
+}
+
+/// Writable memory of a result just made for `shape` by a family whose element type is known at
+/// run time. Such a family may store a result in another shape with the same elements (OpenCV
+/// keeps rank 1 as n x 1, and `h w 1` as a single-channel matrix `h w`): that result must then
+/// be row-major contiguous, and is written in row-major order.
+template <class X>
+BorrowedTensor result_memory(X& result, std::span<const std::int64_t> shape) {
+  const BorrowedTensor memory = borrow_writable(result);
+  if (std::ranges::equal(memory.shape(), shape)) return memory;
+  if (!is_row_major_contiguous(memory.shape(), memory.strides()) || element_count(memory.shape()) != element_count(shape))
+    throw EinopsError("einops: tensor_traits::make gave a result of shape " + format_shape(memory.shape()) +
+                      " for a result of shape " + format_shape(shape) +
+                      "; a result of another shape must be row-major contiguous with as many elements");
+  return BorrowedTensor(memory.dtype(), memory.data(), shape, row_major_strides(shape));
+}
+
+/// A new result of X's family, whose element type is known at run time: `make(dtype, shape)`.
+/// `make` refuses an element type the family cannot hold with an EinopsError, which then names
+/// the call.
+template <class X>
+auto make_runtime_result(DType dtype, std::span<const std::int64_t> shape, std::string_view operation,
+                         std::string_view pattern) {
+  try {
+    return tensor_traits<X>::make(dtype, shape);
+  } catch (const EinopsError& error) {
+    throw_call_error(operation, pattern, "", error.what());
+  }
+}
+
+/// A built-in result `y` as a result of X's family when X's element type is known at run time
+/// (one copy; without `make`, `y` itself), checked against `Rank` and, when the caller named
+/// one, the element type `requested`.
+template <class X, std::size_t Rank>
+auto runtime_result_from(const AnyTensor& y, std::optional<DType> requested, std::string_view operation,
+                         std::string_view pattern) {
+  expect_result_of(y, Rank, requested.value_or(y.dtype()), operation, pattern,
+                   Rank != dynamic_rank ? kAskForRank : kAskForElement);
+  if constexpr (!makes_runtime_results<X>) {
+    return y;
+  } else {
+    auto result = make_runtime_result<X>(y.dtype(), y.shape(), operation, pattern);
+    copy_into(y, result_memory(result, y.shape()).ref());
+    return result;
+  }
+}
+
+/// `y` as a result of X's family, whether X's element type is a constant (`T`) or known at run time.
+template <class X, std::size_t Rank>
+auto family_result_from(const AnyTensor& y, std::string_view operation, std::string_view pattern) {
+  if constexpr (runtime_typed_memory<X>)
+    return runtime_result_from<X, Rank>(y, std::nullopt, operation, pattern);
+  else
+    return result_from<X, traits_value_t<X>, Rank>(y, operation, pattern);
 }
 
 // ---- inputs: one tensor, or a list stacked on a new leading axis ---------------------------------

@@ -69,6 +69,47 @@ X stack_with_ops(const std::vector<X>& xs, std::string_view operation, std::stri
   return Traits::concatenate(std::span<const X>(lifted), std::int64_t{0});
 }
 
+/// rearrange/reduce/repeat of a list of strided tensors, each read in place as a built-in view:
+/// the core stacks them on a new leading axis.
+template <Operation Op, class Tensor>
+AnyTensor run_strided_list(const std::vector<Tensor>& xs, std::optional<std::string_view> reduction, PatternRef pattern,
+                           const AxisLengths& lengths) {
+  std::vector<AnyTensor> views;
+  views.reserve(xs.size());
+  for (const Tensor& item : xs) views.push_back(view(item));
+  const std::span<const AnyTensor> list(views);
+  if constexpr (Op == Operation::rearrange) return rearrange(list, pattern, lengths);
+  else if constexpr (Op == Operation::repeat) return repeat(list, pattern, lengths);
+  else return reduce(list, pattern, *reduction, lengths);
+}
+
+/// rearrange/reduce/repeat on a strided input whose element type is known at run time: the
+/// result holds the call's dtype (numpy's; U, when named, must be it), in X's family when X
+/// makes results (`make(DType, shape)`), else as an AnyTensor.
+template <Operation Op, std::size_t Rank, class U, class X>
+auto run_runtime_typed(std::optional<std::string_view> reduction, const X& x, PatternRef pattern,
+                       const AxisLengths& lengths, std::string_view label) {
+  using Input = adapted_input<X>;
+  using Tensor = typename Input::tensor;
+  std::optional<DType> requested;
+  if constexpr (!std::is_void_v<U>) requested = dtype_v<U>;
+  if constexpr (Input::is_list) {
+    const AnyTensor y = run_strided_list<Op>(x, reduction, pattern, lengths);
+    return runtime_result_from<Tensor, Rank>(y, requested, label, pattern.text);
+  } else {
+    const BorrowedTensor in = borrow(x);
+    const PlannedCall call(Op, reduction, in.ref(), pattern, lengths);
+    call.expect_result(Rank, requested.value_or(call.output_dtype()), Rank != dynamic_rank ? kAskForRank : kAskForElement);
+    if constexpr (!makes_runtime_results<Tensor>) {
+      return call.result();
+    } else {
+      auto result = make_runtime_result<Tensor>(call.output_dtype(), call.output_shape(), label, pattern.text);
+      call.write_into(result_memory(result, call.output_shape()).ref());
+      return result;
+    }
+  }
+}
+
 /// rearrange/reduce/repeat on an adapted input. The result has X's family when `Rank` is known
 /// or X's rank is dynamic (element type U; void: X's), else it is built-in: an einops::Tensor,
 /// or for reduce without an element type an AnyTensor holding numpy's result dtype.
@@ -98,20 +139,15 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
         fail_result_rank(label, pattern.text, Shape(std::ranges::begin(shape), std::ranges::end(shape)), Rank);
     }
     return result;
+  } else if constexpr (runtime_typed_memory<Tensor>) {
+    return run_runtime_typed<Op, Rank, U>(reduction, x, pattern, lengths, label);
   } else {
     using Element = std::conditional_t<std::is_void_v<U>, traits_value_t<Tensor>, U>;
     constexpr bool in_family = result_in_family<Tensor, Element, Rank>;
     constexpr bool any_result = !in_family && Op == Operation::reduce && std::is_void_v<U> && Rank == dynamic_rank;
     const std::string_view ask = Rank != dynamic_rank ? kAskForRank : kAskForElement;
     if constexpr (Input::is_list) {
-      std::vector<AnyTensor> views;
-      views.reserve(x.size());
-      for (const Tensor& item : x) views.push_back(view(item));
-      const std::span<const AnyTensor> list(views);
-      AnyTensor y;
-      if constexpr (Op == Operation::rearrange) y = rearrange(list, pattern, lengths);
-      else if constexpr (Op == Operation::repeat) y = repeat(list, pattern, lengths);
-      else y = reduce(list, pattern, *reduction, lengths);
+      AnyTensor y = run_strided_list<Op>(x, reduction, pattern, lengths);
       if constexpr (any_result) return y;
       else return result_from<Tensor, Element, Rank>(y, label, pattern.text);
     } else {

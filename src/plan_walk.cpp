@@ -60,7 +60,8 @@ Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
   return walk;
 }
 
-std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides) {
+std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
+                                  ViewConflict* conflict) {
   if (!plan.is_pure_view_candidate()) return std::nullopt;
   if (plan.output_size == 0) return row_major_strides(plan.output_shape);
   const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);
@@ -69,8 +70,13 @@ std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t
   for (std::size_t dim = plan.output_shape.size(); dim-- > 0;) {
     // Walk this dimension's axes from the innermost: each non-unit axis must continue the previous.
     bool have_inner = false;
+    std::size_t inner = 0;  // the non-unit axis stepped over last
     std::int64_t expected = 0;
     std::int64_t stride = 1;
+    const auto fail = [&](std::size_t outer) -> std::optional<Shape> {
+      if (conflict != nullptr) *conflict = {static_cast<int>(outer), static_cast<int>(inner)};
+      return std::nullopt;
+    };
     while (i > 0 && plan.output_axis_dim[i - 1] == static_cast<int>(dim)) {
       --i;
       const std::int64_t length = plan.output_axis_lengths[i];
@@ -80,9 +86,10 @@ std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t
         stride = s;
         have_inner = true;
       } else if (s != expected) {
-        return std::nullopt;
+        return fail(i);
       }
-      if (!checked_multiply(s, length, expected)) return std::nullopt;
+      inner = i;
+      if (!checked_multiply(s, length, expected)) return fail(i);
     }
     strides[dim] = stride;
   }

@@ -36,3 +36,4 @@
 #include "einops/backend/pack.hpp"
 #include "einops/backend/einsum.hpp"
 #include "einops/backend/convert.hpp"
+#include "einops/backend/rearrange_view.hpp"

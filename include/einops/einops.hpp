@@ -5,6 +5,7 @@
 #pragma once
 
 #include "einops/dtype.hpp"
+#include "einops/einmix.hpp"
 #include "einops/einsum.hpp"
 #include "einops/error.hpp"
 #include "einops/limits.hpp"
@@ -14,6 +15,7 @@
 #include "einops/parse_shape.hpp"
 #include "einops/pattern.hpp"
 #include "einops/plan.hpp"
+#include "einops/rearrange_view.hpp"
 #include "einops/tensor.hpp"
 #include "einops/threads.hpp"
 #include "einops/version.hpp"

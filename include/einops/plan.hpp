@@ -124,8 +124,17 @@ Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
 /// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
 std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
 
-/// Strides of the output when it can be a view of an input with `input_strides`, else nullopt.
-std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+/// Two output axes of a plan (indices into output_axis_names) that one output dimension merges
+/// but whose strides in the input do not continue each other: the reason a view is impossible.
+struct ViewConflict {
+  int outer = -1;
+  int inner = -1;
+};
+
+/// Strides of the output when it can be a view of an input with `input_strides`, else nullopt
+/// (then `conflict`, when given, names the axes that cannot be merged).
+std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
+                                  ViewConflict* conflict = nullptr);
 
 /// Entries and capacity of the plan cache (for tests and diagnostics).
 std::size_t plan_cache_size();

@@ -19,7 +19,8 @@
 //
 // Errors are einops::EinopsError with einops' messages; an error raised by torch while running
 // the planned ops (an allocation, an unsupported dtype) comes back as an EinopsError too, naming
-// the call. The layers (Rearrange, Reduce, EinMix) are in einops/layers/torch.hpp.
+// the call. `einops::rearrange_view(x, pattern)` promises a view (torch.Tensor.view's semantics) and
+// throws where a copy would be needed. The layers (Rearrange, Reduce, EinMix) are in einops/layers/torch.hpp.
 //
 // Only this header (and the layers) include LibTorch; link ${TORCH_LIBRARIES} (Debian: libtorch-dev).
 #pragma once
@@ -33,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "einops/backend.hpp"
@@ -128,6 +130,38 @@ struct tensor_traits<at::Tensor> {
   }
   static std::string describe_error(const std::exception& error) { return detail::torch_adapter::describe_error(error); }
 };
+
+namespace detail::torch_adapter {
+
+/// rearrange as torch views: every check of rearrange and of the merges the strides allow (torch's
+/// view follows the same rule: merged axes must step over each other), then view, permute, view.
+inline at::Tensor rearrange_view(const at::Tensor& x, const PatternRef& pattern, const AxisLengths& lengths) {
+  const std::span<const std::int64_t> shape(x.sizes().data(), x.sizes().size());
+  rearrange_view_layout(shape, std::span<const std::int64_t>(x.strides().data(), x.strides().size()), pattern, lengths);
+  const OpsRecipeUse recipe(Operation::rearrange, std::nullopt, shape, to_dtype(x.scalar_type()), pattern, lengths);
+  const auto inputs = [&] { return "Input tensor shape: " + format_shape(shape) + "."; };
+  return with_library_errors<at::Tensor>("rearrange", pattern.text, inputs, [&] {
+    at::Tensor y = x;
+    if (recipe->reshape_in) y = y.view(int_array(recipe->elementary_shape));
+    if (!recipe->permutation.empty()) y = y.permute(int_array(recipe->permutation));
+    if (recipe->reshape_out) y = y.view(int_array(recipe->output_shape));
+    return y;
+  });
+}
+
+}  // namespace detail::torch_adapter
+
+/// einops.rearrange that returns a view of x (torch.Tensor.view's semantics: the same storage,
+/// autograd recorded) or throws EinopsError naming the axes whose strides do not merge; it never
+/// copies. A literal pattern is checked by the compiler, as rearrange's.
+inline at::Tensor rearrange_view(const at::Tensor& x, const rearrange_pattern<>& pattern, const AxisLengths& lengths) {
+  return detail::torch_adapter::rearrange_view(x, pattern.ref(), lengths);
+}
+template <fixed_string... Names>
+at::Tensor rearrange_view(const at::Tensor& x, const std::type_identity_t<rearrange_pattern<given_lengths<Names...>>>& pattern,
+                          axis_length<Names>... lengths) {
+  return detail::torch_adapter::rearrange_view(x, pattern.ref(), detail::to_axis_lengths(lengths...));
+}
 
 /// einops.einsum of a list of torch tensors, the pattern last as einops takes it.
 inline at::Tensor einsum(const std::vector<at::Tensor>& operands, std::string_view pattern) {

@@ -241,3 +241,30 @@ TEST(Eigen, CopyToAndUserReductions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Eigen, RearrangeViewIsABuiltInViewOfTheMemory) {
+  // ColMajor (2, 3, 4): strides (1, 2, 6). Axes merge in the order the memory has them.
+  auto x = counting<float, 3, Eigen::ColMajor>({2, 3, 4});
+  const einops::TensorView<float> y = einops::rearrange_view(x, "a b c -> (c b a)");
+  EXPECT_EQ(y.data(), x.data());
+  EXPECT_EQ(y.strides()[0], 1);
+  for (Eigen::Index a = 0; a < 2; ++a)
+    for (Eigen::Index b = 0; b < 3; ++b)
+      for (Eigen::Index c = 0; c < 4; ++c) EXPECT_EQ(y.at({(c * 3 + b) * 2 + a}), x(a, b, c));
+  y.at({7}) = 1000.0f;  // c=1, b=0, a=1
+  EXPECT_EQ(x(1, 0, 1), 1000.0f);
+  // The row-major merge of a ColMajor tensor would need a copy.
+  try {
+    (void)einops::rearrange_view(x, "a b c -> (a b) c");
+    ADD_FAILURE() << "no EinopsError";
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("'a' and 'b'"), std::string::npos) << e.what();
+  }
+  // A read-only tensor gives a read-only view.
+  const auto& read_only = x;
+  static_assert(std::is_same_v<decltype(einops::rearrange_view(read_only, "a b c -> c b a")), einops::TensorView<const float>>);
+}
+
+}  // namespace

@@ -160,3 +160,23 @@ TEST(Xtensor, PackUnpackEinsumParseShape) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Xtensor, RearrangeViewIsABuiltInViewOfTheMemory) {
+  auto x = counting<double, xt::layout_type::row_major>(std::vector<std::size_t>{2, 3, 4});
+  const einops::TensorView<double> y = einops::rearrange_view(x, "a b c -> c (a b)");
+  EXPECT_EQ(y.data(), x.data());
+  for (std::size_t a = 0; a < 2; ++a)
+    for (std::size_t b = 0; b < 3; ++b)
+      for (std::size_t c = 0; c < 4; ++c)
+        EXPECT_EQ(y.at({static_cast<std::int64_t>(c), static_cast<std::int64_t>(a * 3 + b)}), x(a, b, c));
+  y.at({2, 4}) = -1000.0;  // c=2, a=1, b=1
+  EXPECT_EQ(x(1, 1, 2), -1000.0);
+  // The first two elements of each row: the rows no longer continue each other.
+  auto firsts = xt::strided_view(x, {xt::all(), xt::all(), xt::range(0, 2)});
+  EXPECT_EQ(einops::rearrange_view(firsts, "a b c -> c a b").shape()[0], 2);
+  EXPECT_THROW((void)einops::rearrange_view(firsts, "a b c -> a (b c)"), EinopsError);
+}
+
+}  // namespace

@@ -42,3 +42,12 @@ list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES xarray_requested_output_rank
   [=[(void)einops::rearrange<2>(xa, "a b c -> c b a")]=]
   [=[(void)einops::rearrange<3>(xa, "a b c -> c b a")]=]
   [=[The requested result rank is 2 but the pattern gives rank 3]=])
+# rearrange_view of an adapted tensor: a built-in view, its literal checked against the static rank.
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES eigen_rearrange_view_input_rank
+  [=[(void)einops::rearrange_view(e, "a b c -> c b a")]=]
+  [=[(void)einops::rearrange_view(e, "a b c d -> d c b a")]=]
+  [=[Wrong shape: the tensor has rank 4 but the left side of the pattern has 3 dimensions]=])
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES xtensor_rearrange_view_merge_unknown_axis
+  [=[(void)einops::rearrange_view(xa, "a b -> (a c)")]=]
+  [=[(void)einops::rearrange_view(xa, "a b -> (a b)")]=]
+  [=[Identifiers only on one side of expression]=])

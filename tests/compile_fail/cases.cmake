@@ -223,3 +223,24 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_arrow_missing
   [=[(void)einops::einsum(x, x, x, "a b, b c, c d")]=]
   [=[(void)einops::einsum(x, x, x, "a b, b c, c d -> a d")]=]
   [=[Pattern needs an arrow (->) between its two sides]=])
+# rearrange_view: its literal is checked as rearrange's.
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_one_side
+  [=[(void)einops::rearrange_view(x, "a b -> a")]=]
+  [=[(void)einops::rearrange_view(x, "a b -> (a b)")]=]
+  [=[Identifiers only on one side of expression]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_unbalanced
+  [=[(void)einops::rearrange_view(x, "(a b -> a b")]=]
+  [=[(void)einops::rearrange_view(x, "a b -> a b")]=]
+  [=[Imbalanced parentheses in expression]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_anonymous_axis
+  [=[(void)einops::rearrange_view(x, "a b -> a b 2")]=]
+  [=[(void)einops::rearrange_view(x, "a b -> a b 1")]=]
+  [=[Non-unitary anonymous axes are not supported in rearrange]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_length_name_unused
+  [=[(void)einops::rearrange_view(x, "(a b) c -> a b c", "d"_ax = 2)]=]
+  [=[(void)einops::rearrange_view(x, "(a b) c -> a b c", "b"_ax = 2)]=]
+  [=[Axis is not used in transform]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_any_tensor
+  [=[(void)einops::rearrange_view(any, "a b -> a b b")]=]
+  [=[(void)einops::rearrange_view(any, "a b -> a b")]=]
+  [=[Indexing expression contains duplicate dimension]=])

@@ -41,12 +41,14 @@ void register_builtin_pack_ops(OpTable& ops);
 void register_builtin_shape_ops(OpTable& ops);
 /// einsum (any number of operands).
 void register_builtin_einsum_ops(OpTable& ops);
+/// einmix (einops::EinMix, the corpus' weight and bias).
+void register_builtin_einmix_ops(OpTable& ops);
 
 // ---- adapter backends (built when their package is found) ------------------------------------
 
-/// Every op but einmix on Eigen::Tensors, in both layouts (eigen_ops.cpp).
+/// Every op on Eigen::Tensors, in both layouts (eigen_ops.cpp); einmix through einops::view.
 void register_eigen_ops(OpTable& ops);
-/// Every op but einmix on xt::xarray, in both layouts (xtensor_ops.cpp).
+/// Every op on xt::xarray, in both layouts (xtensor_ops.cpp); einmix through einops::view.
 void register_xtensor_ops(OpTable& ops);
 /// Every op but einmix on cv::Mat, n-dimensional and with channels (opencv_ops.cpp).
 void register_opencv_ops(OpTable& ops);

@@ -17,6 +17,7 @@ Backend make_builtin() {
   register_builtin_pack_ops(backend.ops);
   register_builtin_shape_ops(backend.ops);
   register_builtin_einsum_ops(backend.ops);
+  register_builtin_einmix_ops(backend.ops);
   return backend;
 }
 

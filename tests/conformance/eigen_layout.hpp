@@ -18,6 +18,7 @@
 #include <einops/eigen.hpp>
 
 #include "adapter_cases.hpp"
+#include "einmix_case.hpp"
 
 namespace conformance::adapters::eigen {
 
@@ -344,8 +345,23 @@ Outcome run_parse_shape(const Case& c, const Call& call) {
       [&](const einops::ParsedShape& parsed) { return check_parsed_shape(c, parsed); });
 }
 
+/// einmix: einops::EinMix applied to the Eigen tensor's memory (einops::view, no copy).
+template <int Layout>
+Outcome run_einmix(const Case& c, const Call& call) {
+  return run_builtin_einmix(c, [&](const einops::EinMix& mix) {
+    einops::AnyTensor result;
+    if (!with_rank<kMaxStaticRank>(call.inputs.front().rank(), [&](auto n) {
+          const auto x = to_eigen<double, decltype(n)::value, Layout>(call.inputs.front());
+          result = mix(einops::view(x));  // a new tensor: no view of x outlives it
+        }))
+      rank_out_of_range();
+    return result;
+  });
+}
+
 template <int Layout>
 Outcome run_case(const Case& c, const Call& call) {
+  if (c.op == "einmix") return run_einmix<Layout>(c, call);
   if (c.op == "rearrange" || c.op == "reduce" || c.op == "repeat") return run_arrow<Layout>(c, call);
   if (c.op == "pack") return run_pack<Layout>(c, call);
   if (c.op == "unpack") return run_unpack<Layout>(c, call);

@@ -1,5 +1,5 @@
-// --backend eigen: every op except einmix on Eigen::Tensors, ColMajor and RowMajor; a case
-// passes when both layouts do.
+// --backend eigen: every op on Eigen::Tensors, ColMajor and RowMajor (einmix: einops::EinMix on
+// the tensor's memory); a case passes when both layouts do.
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "adapter_cases.hpp"
@@ -28,7 +28,7 @@ Outcome run(const Case& c) {
 }  // namespace adapters::eigen
 
 void register_eigen_ops(OpTable& ops) {
-  for (const char* op : {"rearrange", "reduce", "repeat", "pack", "unpack", "parse_shape", "einsum"})
+  for (const char* op : {"rearrange", "reduce", "repeat", "pack", "unpack", "parse_shape", "einsum", "einmix"})
     ops.emplace(op, &adapters::eigen::run);
 }
 

@@ -16,6 +16,7 @@
 
 #include "adapter_cases.hpp"
 #include "backend.hpp"
+#include "einmix_case.hpp"
 #include "inputs.hpp"
 
 namespace conformance {
@@ -93,35 +94,10 @@ at::Tensor corpus_tensor(const std::vector<std::int64_t>& shape, std::int64_t k)
   return to_torch(make_input(einops::DType::float64, einops::Shape(shape.begin(), shape.end()), k), false);
 }
 
-std::string check_structure(const Json& want, const einops::detail::EinMixStructure& got) {
-  const auto optional_text = [](const Json& j) { return j.is_null() ? std::optional<std::string>() : j.get<std::string>(); };
-  if (optional_text(want.at("pre_reshape_pattern")) != got.pre_rearrange)
-    return "pre_reshape_pattern: expected " + want.at("pre_reshape_pattern").dump() + ", got '" +
-           got.pre_rearrange.value_or("null") + "'";
-  if (optional_text(want.at("post_reshape_pattern")) != got.post_rearrange)
-    return "post_reshape_pattern: expected " + want.at("post_reshape_pattern").dump() + ", got '" +
-           got.post_rearrange.value_or("null") + "'";
-  if (want.at("einsum_pattern").get<std::string>() != got.einsum_pattern)
-    return "einsum_pattern: expected " + want.at("einsum_pattern").dump() + ", got '" + got.einsum_pattern + "'";
-  if (want.at("weight_shape").get<std::vector<std::int64_t>>() != got.weight_shape) return "weight_shape differs";
-  const Json& bias = want.at("bias_shape");
-  if (bias.is_null() != !got.bias_shape || (!bias.is_null() && bias.get<std::vector<std::int64_t>>() != *got.bias_shape))
-    return "bias_shape differs: expected " + bias.dump();
-  if (want.at("fan_in").get<std::int64_t>() != got.fan_in) return "fan_in differs";
-  const Json& lengths = want.at("pre_reshape_lengths");
-  std::vector<einops::AxisLengths::Entry> expected;
-  if (!lengths.is_null())
-    for (const auto& [name, length] : lengths.items()) expected.emplace_back(name, length.get<std::int64_t>());
-  if (!std::equal(expected.begin(), expected.end(), got.pre_lengths.entries().begin(), got.pre_lengths.entries().end()))
-    return "pre_reshape_lengths differ: expected " + lengths.dump();
-  return {};
-}
-
 Outcome run_einmix(const Case& c, const Call& call, bool strided) {
-  const std::string weight_shape = c.raw.at("weight_shape").get<std::string>();
-  const Json& bias_json = c.raw.at("bias_shape");
-  const std::optional<std::string> bias_shape =
-      bias_json.is_null() ? std::nullopt : std::optional<std::string>(bias_json.get<std::string>());
+  const EinMixArguments arguments = einmix_arguments(c);
+  const std::string& weight_shape = arguments.weight_shape;
+  const std::optional<std::string>& bias_shape = arguments.bias_shape;
   const at::Tensor x = to_torch(call.inputs.front(), strided);
   std::string structure_problem;
   const auto run = [&]() -> einops::AnyTensor {

@@ -1,5 +1,5 @@
-// --backend xtensor: every op except einmix on xt::xarray, row- and column-major; a case passes
-// when both layouts do. Inputs are filled and results read through xtensor's own indexing, so
+// --backend xtensor: every op on xt::xarray, row- and column-major (einmix: einops::EinMix on the
+// array's memory); a case passes when both layouts do. Inputs are filled and results read through xtensor's own indexing, so
 // that the adapter's view of the memory is checked, not assumed.
 #include <algorithm>
 #include <cstddef>
@@ -11,6 +11,7 @@
 
 #include "adapter_cases.hpp"
 #include "backend.hpp"
+#include "einmix_case.hpp"
 
 namespace conformance {
 namespace adapters::xtensor {
@@ -112,11 +113,23 @@ Outcome run_typed(const Case& c, const Call& call) {
       [&](const einops::ParsedShape& parsed) { return check_parsed_shape(c, parsed); });
 }
 
+/// einmix: einops::EinMix applied to the array's memory (einops::view, no copy).
+template <xt::layout_type L>
+Outcome run_einmix(const Case& c, const Call& call) {
+  return run_builtin_einmix(c, [&](const einops::EinMix& mix) -> einops::AnyTensor {
+    const auto x = to_xarray<double, L>(call.inputs.front());
+    return mix(einops::view(x));  // a new tensor: no view of x outlives it
+  });
+}
+
 Outcome run(const Case& c) {
   Call call;
   if (std::string why = read_call(c, call); !why.empty()) return Outcome::fail("malformed case: " + why);
   static const char* const layouts[2] = {"row_major", "column_major"};
   return in_both_layouts(layouts, [&](int layout) {
+    if (c.op == "einmix")
+      return layout == 0 ? run_einmix<xt::layout_type::row_major>(c, call)
+                         : run_einmix<xt::layout_type::column_major>(c, call);
     Outcome outcome;
     with_element(call.dtype, [&](auto element) {
       using T = decltype(element);
@@ -131,7 +144,7 @@ Outcome run(const Case& c) {
 }  // namespace adapters::xtensor
 
 void register_xtensor_ops(OpTable& ops) {
-  for (const char* op : {"rearrange", "reduce", "repeat", "pack", "unpack", "parse_shape", "einsum"})
+  for (const char* op : {"rearrange", "reduce", "repeat", "pack", "unpack", "parse_shape", "einsum", "einmix"})
     ops.emplace(op, &adapters::xtensor::run);
 }
 

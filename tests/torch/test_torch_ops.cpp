@@ -50,6 +50,43 @@ TEST(TorchAdapter, ReshapeIsAView) {
   EXPECT_TRUE(z.is_alias_of(x));
 }
 
+TEST(TorchAdapter, RearrangeViewSharesStorage) {
+  const at::Tensor x = arange({2, 3, 4, 5});
+  const at::Tensor y = einops::rearrange_view(x, "b c (h h2) w -> b h (h2 w) c", "h2"_ax = 2);
+  EXPECT_TRUE(y.is_alias_of(x));
+  EXPECT_EQ(y.data_ptr(), x.data_ptr());
+  EXPECT_TRUE(at::equal(y, einops::rearrange(x, "b c (h h2) w -> b h (h2 w) c", {{"h2", 2}})));
+  {
+    const at::NoGradGuard no_grad;
+    y[1][1][3][2].fill_(-1.0);  // b=1, h=1, h2=0, w=3, c=2: x[1][2][2][3]
+  }
+  EXPECT_EQ(x[1][2][2][3].item<float>(), -1.0f);
+  // Strided and negative-stride inputs, as torch's view handles them.
+  const at::Tensor columns = arange({4, 6}).t();  // (6, 4), strides (1, 6)
+  EXPECT_TRUE(einops::rearrange_view(columns, "a b -> (b a)", {}).is_alias_of(columns));
+  const at::Tensor every_other = arange({4, 8}).slice(1, 0, 8, 2);  // (4, 4), strides (8, 2)
+  EXPECT_TRUE(at::equal(einops::rearrange_view(every_other, "a b -> (a b)"), every_other.reshape({16})));
+}
+
+TEST(TorchAdapter, RearrangeViewFailsWhereTorchsViewFails) {
+  const at::Tensor t = arange({2, 3, 4}).permute({2, 1, 0});  // (4, 3, 2), strides (1, 4, 12)
+  EXPECT_THROW((void)t.view({12, 2}), c10::Error);
+  try {
+    (void)einops::rearrange_view(t, "w h b -> (w h) b");
+    ADD_FAILURE() << "no EinopsError";
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("'w' and 'h'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)einops::rearrange_view(t, std::string("w h b -> w h"), {}), EinopsError);
+}
+
+TEST(TorchAdapter, RearrangeViewKeepsAutograd) {
+  const at::Tensor x = arange({3, 4}).to(at::kDouble).requires_grad_(true);
+  const at::Tensor y = einops::rearrange_view(x, "(a a2) b -> b a a2", "a2"_ax = 3);
+  EXPECT_TRUE(y.requires_grad());
+  EXPECT_LT(gradient_error([](const at::Tensor& v) { return einops::rearrange_view(v, "a b -> b a"); }, arange({3, 4})), 1e-6);
+}
+
 TEST(TorchAdapter, RepeatToANewAxisIsAnExpand) {
   const at::Tensor x = arange({2, 3});
   const at::Tensor y = einops::repeat(x, "a b -> a b k", {{"k", 4}});

@@ -29,31 +29,14 @@
 #include <string_view>
 #include <utility>
 
-#include "einops/detail/torch_einmix.hpp"
-#include "einops/pattern_checks.hpp"
+#include "einops/detail/einmix_structure.hpp"
+#include "einops/detail/layer_checks.hpp"
 #include "einops/torch.hpp"
 
 namespace einops::layers::torch {
 namespace detail {
 
-/// The shape-free checks einops makes when a layer is made: the pattern parses, its identifiers
-/// suit the operation, and the axis lengths name axes of the pattern.
-inline void check_layer_pattern(std::string_view layer, Operation operation, const std::string& pattern,
-                                const AxisLengths& lengths) {
-  const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
-  PatternError error = parsed.error;
-  if (!error) error = check_arrow_pattern(parsed.value, operation);
-  if (!error) {
-    std::vector<std::string_view> names;
-    for (const auto& entry : lengths.entries()) names.emplace_back(entry.first);
-    error = check_length_names(parsed.value, operation, names, operation == Operation::repeat);
-  }
-  if (!error) return;
-  std::string message = "Error while constructing " + std::string(layer) + "('" + pattern + "').\n " + error.reason;
-  if (error.kind < PatternErrorKind::ellipsis_right_only || error.length > 0)
-    message += "\n" + einops::detail::caret_line(pattern, error.position);
-  throw EinopsError(message);
-}
+using einops::detail::check_layer_pattern;
 
 inline void print_lengths(std::ostream& stream, const AxisLengths& lengths) {
   for (const auto& [name, length] : lengths.entries()) stream << ", " << name << '=' << length;
@@ -136,10 +119,6 @@ class EinMixImpl : public ::torch::nn::Cloneable<EinMixImpl> {
         bias_shape_(std::move(bias_shape)),
         lengths_(std::move(lengths)),
         structure_(einops::detail::einmix_structure(pattern_, weight_shape_, bias_shape_, lengths_)) {
-    if (structure_.pre_rearrange)
-      detail::check_layer_pattern("Rearrange", Operation::rearrange, *structure_.pre_rearrange, structure_.pre_lengths);
-    if (structure_.post_rearrange)
-      detail::check_layer_pattern("Rearrange", Operation::rearrange, *structure_.post_rearrange, {});
     reset();
   }
 

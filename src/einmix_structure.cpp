@@ -1,51 +1,31 @@
-// EinMix's construction (einops.layers._einmix): every check einops makes of the pattern, the
-// weight and bias shapes and the axis lengths, and the decomposition it runs, in plain C++ (no
-// LibTorch here, so it can be tested and reused without it):
-//
-//   pre_rearrange -> einsum(x, weight) -> += bias -> post_rearrange
-//
-// The patterns, lengths, shapes and fan-in are exactly the ones einops computes (the corpus'
-// `einmix` cases record them in `expect.structure`).
-#pragma once
+// EinMix's construction and decomposition (einmix_structure.hpp).
+#include "einops/detail/einmix_structure.hpp"
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
+#include <utility>
 
+#include "einops/detail/layer_checks.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/pattern.hpp"
-#include "einops/plan.hpp"
 
 namespace einops::detail {
-
-struct EinMixStructure {
-  std::optional<std::string> pre_rearrange;  // pattern of the rearrange before the einsum, if any
-  AxisLengths pre_lengths;                   // the lengths it gets
-  std::optional<std::string> post_rearrange;  // pattern of the rearrange after the bias, if any
-  std::string einsum_pattern;                // single-letter, as einops hands it to the backend
-  std::vector<std::int64_t> weight_shape;
-  std::optional<std::vector<std::int64_t>> bias_shape;
-  std::int64_t fan_in = 1;
-};
-
+// In a namespace of their own: the core's detail namespace has helpers of the same names.
 namespace einmix {
+namespace {
 
-inline constexpr std::string_view kEllipsisName = "\xE2\x80\xA6";  // einops' name of the ellipsis, "…"
+constexpr std::string_view kEllipsisName = "\xE2\x80\xA6";  // einops' name of the ellipsis, "…"
 
-[[noreturn]] inline void fail(std::string_view pattern, std::string_view weight_shape,
-                              const std::optional<std::string>& bias_shape, const std::string& reason) {
+[[noreturn]] void fail(std::string_view pattern, std::string_view weight_shape, const std::optional<std::string>& bias_shape,
+                       const std::string& reason) {
   throw EinopsError("Error while constructing EinMix('" + std::string(pattern) + "', '" + std::string(weight_shape) +
                     "'" + (bias_shape ? ", '" + *bias_shape + "'" : std::string()) + ").\n " + reason);
 }
 
 /// The identifiers of an expression as einops' ParsedExpression.identifiers: names, and the
 /// ellipsis as "…" (anonymous axes are reported separately).
-inline std::vector<std::string> identifiers(const Expression& expression) {
+std::vector<std::string> identifiers(const Expression& expression) {
   std::vector<std::string> names;
   for (const Group& group : expression.groups)
     for (const Axis& axis : group.axes) {
@@ -55,18 +35,18 @@ inline std::vector<std::string> identifiers(const Expression& expression) {
   return names;
 }
 
-inline bool contains(const std::vector<std::string>& names, std::string_view name) {
+bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-inline std::string set_text(const std::vector<std::string>& names) {
+std::string set_text(const std::vector<std::string>& names) {
   std::string text = "{";
   for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
   return text + "}";
 }
 
 /// Every elementary axis in order, the ellipsis written "...".
-inline std::string flat_names(const Expression& expression) {
+std::string flat_names(const Expression& expression) {
   std::string text;
   for (const Group& group : expression.groups)
     for (const Axis& axis : group.axes) {
@@ -76,7 +56,7 @@ inline std::string flat_names(const Expression& expression) {
   return text;
 }
 
-inline Expression parse_part(std::string_view text, std::string_view what, std::string_view pattern,
+Expression parse_part(std::string_view text, std::string_view what, std::string_view pattern,
                              std::string_view weight_shape, const std::optional<std::string>& bias_shape) {
   ParseResult<Expression> parsed = parse_expression(text);
   if (!parsed.ok())
@@ -85,11 +65,11 @@ inline Expression parse_part(std::string_view text, std::string_view what, std::
   return std::move(parsed.value);
 }
 
+}  // namespace
 }  // namespace einmix
 
-/// einops' EinMix construction; throws EinopsError for every case einops rejects.
-inline EinMixStructure einmix_structure(std::string_view pattern, std::string_view weight_shape,
-                                        const std::optional<std::string>& bias_shape, const AxisLengths& lengths) {
+EinMixStructure einmix_structure(std::string_view pattern, std::string_view weight_shape,
+                                 const std::optional<std::string>& bias_shape, const AxisLengths& lengths) {
   using namespace einmix;
   const std::size_t arrow = pattern.find("->");
   if (arrow == std::string_view::npos || pattern.find("->", arrow + 2) != std::string_view::npos)
@@ -207,7 +187,29 @@ inline EinMixStructure einmix_structure(std::string_view pattern, std::string_vi
     return text;
   };
   s.einsum_pattern = letters(left) + "," + letters(weight) + "->" + letters(right);
+  // einops makes its inner rearranges as Rearrange layers, which check their patterns when made.
+  if (s.pre_rearrange) check_layer_pattern("Rearrange", Operation::rearrange, *s.pre_rearrange, s.pre_lengths);
+  if (s.post_rearrange) check_layer_pattern("Rearrange", Operation::rearrange, *s.post_rearrange, {});
   return s;
+}
+
+std::string spaced_einsum_pattern(std::string_view compact) {
+  std::string out;
+  for (std::size_t i = 0; i < compact.size(); ++i) {
+    if (compact.substr(i, 3) == "...") {
+      out += out.empty() || out.back() == ' ' ? "..." : " ...";
+      i += 2;
+    } else if (compact[i] == ',') {
+      out += ", ";
+    } else if (compact.substr(i, 2) == "->") {
+      out += " -> ";
+      ++i;
+    } else {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+      out += compact[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace einops::detail

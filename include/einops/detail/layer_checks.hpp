@@ -1,0 +1,19 @@
+// The shape-free checks einops makes when a layer (Rearrange, Reduce, EinMix's inner rearranges)
+// is constructed, shared by every framework's layers. Defined in src/layer_checks.cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "einops/pattern.hpp"
+#include "einops/plan.hpp"
+
+namespace einops::detail {
+
+/// Throws EinopsError ("Error while constructing <layer>('<pattern>')." and the reason, with a
+/// caret under a fault in the pattern) unless the pattern parses, its identifiers suit
+/// `operation`, and the axis lengths name axes of the pattern.
+void check_layer_pattern(std::string_view layer, Operation operation, const std::string& pattern,
+                         const AxisLengths& lengths);
+
+}  // namespace einops::detail

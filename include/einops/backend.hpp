@@ -34,3 +34,4 @@
 #include "einops/backend/pack.hpp"
 #include "einops/backend/einsum.hpp"
 #include "einops/backend/convert.hpp"
+#include "einops/backend/check_shape.hpp"

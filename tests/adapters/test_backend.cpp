@@ -348,4 +348,23 @@ TEST(OpsBackend, ErrorsAreEinopsErrors) {
   EXPECT_THROW((void)einops::pack(std::vector<Naive>{n, naive(counting({3, 3}))}, "a *"), EinopsError);
 }
 
+TEST(Backends, CheckShapeOnUserTypes) {
+  using namespace einops::literals;
+  // Memory with a static rank: a literal is checked against rank 3 by the compiler.
+  const ColumnMajor<double, 3> x = column_major<3>(counting({2, 3, 4}));
+  const einops::ParsedShape s = einops::check_shape(x, "a 3 (b 2)", "a"_ax = 2);
+  EXPECT_EQ(s["b"], 2);
+  // Own ops: only the shape is read.
+  const Naive n = naive(counting({2, 6}));
+  EXPECT_EQ(einops::check_shape(n, "a (b 3)", {})["b"], 2);
+  try {
+    (void)einops::check_shape(n, "a (b 4)", {});
+    FAIL();
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("can't divide axis of length 6 in chunks of 4 (input dim 1, group (b 4))"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace

@@ -14,6 +14,7 @@
 #include "einops/pack.hpp"
 #include "einops/pattern_checks.hpp"
 #include "call_context.hpp"
+#include "pack_checks.hpp"
 #include "execute.hpp"
 #include "operation_patterns.hpp"
 
@@ -135,25 +136,10 @@ OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pa
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();
   if (shapes.empty()) context.fail("pack needs at least one tensor");
+  check_pack_shapes(context, *parsed, shapes.size(), [&](std::size_t i) { return std::span<const std::int64_t>(shapes[i]); });
   OpsPackLayout layout;
   layout.axis = before;
-  const Shape& first = shapes.front();
-  for (std::size_t i = 0; i < shapes.size(); ++i) {
-    const Shape& shape = shapes[i];
-    if (shape.size() < parsed->min_rank())
-      context.fail("packed tensor #" + std::to_string(i) + " (enumeration starts with 0) has shape " +
-                   format_shape(shape) + ", while the pattern assumes at least " + std::to_string(parsed->min_rank()) +
-                   " axes");
-    for (std::size_t d = 0; d < before + after; ++d) {
-      const std::size_t mine = d < before ? d : shape.size() - (before + after - d);
-      const std::size_t theirs = d < before ? d : first.size() - (before + after - d);
-      if (shape[mine] != first[theirs]) {
-        const Axis& axis = d < before ? parsed->before[d] : parsed->after[d - before];
-        context.fail("Axis " + axis.name + " has length " + std::to_string(first[theirs]) + " in tensor #0 but " +
-                     std::to_string(shape[mine]) + " in tensor #" + std::to_string(i) +
-                     ": every axis but '*' must match");
-      }
-    }
+  for (const Shape& shape : shapes) {
     const auto begin = shape.begin() + static_cast<std::ptrdiff_t>(before);
     const auto end = shape.end() - static_cast<std::ptrdiff_t>(after);
     std::int64_t product = 1;

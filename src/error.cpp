@@ -52,13 +52,23 @@ std::string list_mismatch_reason(std::span<const std::int64_t> first_shape, std:
     if (!name.empty()) text.append(" ").append(name);
     return text;
   };
-  return "All input tensors must have the same shape and dtype: tensor 0 is " + described(first_shape, first_dtype) +
-         ", tensor " + std::to_string(index) + " is " + described(shape, dtype);
+  std::string reason = "All input tensors must have the same shape and dtype: tensor 0 is " +
+                       described(first_shape, first_dtype) + ", tensor " + std::to_string(index) + " is " +
+                       described(shape, dtype);
+  // Where they first differ: the rank, or the first dimension whose lengths differ.
+  if (first_shape.size() != shape.size())
+    return reason + " (rank " + std::to_string(first_shape.size()) + " != " + std::to_string(shape.size()) + ")";
+  for (std::size_t dim = 0; dim < shape.size(); ++dim)
+    if (first_shape[dim] != shape[dim])
+      return reason + " (input dim " + std::to_string(dim) + ": " + std::to_string(first_shape[dim]) +
+             " != " + std::to_string(shape[dim]) + ")";
+  return reason;
 }
 
 std::string error_header(std::string_view operation, std::string_view pattern) {
   const bool own_pattern_kind =
-      operation == "pack" || operation == "unpack" || operation == "parse_shape" || operation == "einsum";
+      operation == "pack" || operation == "unpack" || operation == "parse_shape" || operation == "check_shape" ||
+      operation == "einsum";
   return "Error while processing " + std::string(operation) + (own_pattern_kind ? "" : "-reduction") + " pattern \"" +
          printable(pattern) + "\".";
 }

@@ -45,6 +45,14 @@ std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, 
       [](const Expression& expression) { return check_parse_shape_pattern(expression); });
 }
 
+std::shared_ptr<const Expression> check_shape_side(std::string_view pattern, const CallContext& context) {
+  static TextCache<Expression> cache(kCacheCapacity);
+  return cached(
+      cache, pattern, context,
+      [](std::string_view text) { return parse_expression(text, 0, ExpressionOptions{true, false}); },
+      [](const Expression& expression) { return check_shape_expression(expression); });
+}
+
 std::shared_ptr<const EinsumPattern> einsum_pattern(std::string_view pattern, const CallContext& context) {
   static TextCache<EinsumPattern> cache(kCacheCapacity);
   return cached(

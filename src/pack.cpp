@@ -11,6 +11,7 @@
 #include "einops/detail/walk.hpp"
 #include "call_context.hpp"
 #include "operation_patterns.hpp"
+#include "pack_checks.hpp"
 
 namespace einops {
 namespace {
@@ -62,32 +63,17 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_
   const std::size_t after = parsed->after.size();
   if (tensors.empty()) context.fail("pack needs at least one tensor");
 
+  detail::check_pack_shapes(context, *parsed, tensors.size(), [&](std::size_t i) { return tensors[i].shape(); });
+
   Packed<AnyTensor> result;
   const AnyTensor& first = tensors.front();
   std::int64_t total = 0;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const AnyTensor& x = tensors[i];
     const auto shape = x.shape();
-    if (shape.size() < parsed->min_rank())
-      context.fail("packed tensor #" + std::to_string(i) + " (enumeration starts with 0) has shape " + join(shape) +
-                   ", while the pattern assumes at least " + std::to_string(parsed->min_rank()) + " axes");
-    if (shape.size() > static_cast<std::size_t>(detail::kMaxRank))
-      context.fail("packed tensor #" + std::to_string(i) + " has more than " + std::to_string(detail::kMaxRank) +
-                   " dimensions");
     if (x.dtype() != first.dtype())
       context.fail("All tensors must have one dtype: tensor #0 is " + std::string(dtype_name(first.dtype())) +
                    ", tensor #" + std::to_string(i) + " is " + std::string(dtype_name(x.dtype())));
-    const auto first_shape = first.shape();
-    for (std::size_t d = 0; d < before + after; ++d) {
-      const std::size_t mine = d < before ? d : shape.size() - (before + after - d);
-      const std::size_t theirs = d < before ? d : first_shape.size() - (before + after - d);
-      if (shape[mine] != first_shape[theirs]) {
-        const Axis& axis = d < before ? parsed->before[d] : parsed->after[d - before];
-        context.fail("Axis " + axis.name + " has length " + std::to_string(first_shape[theirs]) +
-                     " in tensor #0 but " + std::to_string(shape[mine]) + " in tensor #" + std::to_string(i) +
-                     ": every axis but '*' must match");
-      }
-    }
     const auto part = shape.subspan(before, shape.size() - before - after);
     result.packed_shapes.emplace_back(part.begin(), part.end());
     if (detail::checked_add(total, checked_product(part, context), total))
@@ -144,7 +130,8 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
       context.fail("The packed lengths overflow int64");
   }
   const std::string requested = "could not split axis of size " + std::to_string(available) + " into requested " +
-                                detail::format_shapes(packed_shapes);
+                                detail::format_shapes(packed_shapes) + " (input dim " + std::to_string(before) +
+                                ", group *)";
   std::int64_t inferred = -1;  // the length standing for -1
   if (unknown != packed_shapes.size()) {
     const std::int64_t rest = available - known_total;

@@ -6,6 +6,7 @@
 #include "einops/error.hpp"
 #include "call_context.hpp"
 #include "operation_patterns.hpp"
+#include "shape_reasons.hpp"
 
 namespace einops {
 
@@ -27,9 +28,12 @@ ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern patte
   const auto parsed = detail::parse_shape_pattern(pattern, context);
   const std::vector<Group>& groups = parsed->groups;
   const std::size_t fixed = groups.size() - (parsed->has_ellipsis ? 1 : 0);
-  if (parsed->has_ellipsis ? shape.size() < fixed : shape.size() != fixed)
-    context.fail("The pattern has " + std::to_string(fixed) + (parsed->has_ellipsis ? " or more" : "") +
-                 " dimensions, the tensor has " + std::to_string(shape.size()));
+  // einops' sentences name the pattern and the shape; what follows says where.
+  const auto pattern_and_shape = [&] { return std::string(pattern) + " " + detail::format_shape(shape); };
+  if (!accepts_rank(*parsed, shape.size()))
+    context.fail(std::string(parsed->has_ellipsis ? "Can't parse shape with this number of dimensions: "
+                                                  : "Can't parse shape with different number of dimensions: ") +
+                 pattern_and_shape() + detail::groups_location(pattern, groups));
 
   std::vector<ParsedShape::Entry> entries;
   std::size_t dim = 0;
@@ -39,14 +43,12 @@ ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern patte
       continue;
     }
     const std::int64_t length = shape[dim];
+    const auto location = [&] { return detail::dimension_length_location(dim, detail::group_text(pattern, group), length); };
     if (group.axes.empty()) {
-      if (length != 1)
-        context.fail("Length of axis is not 1: dimension " + std::to_string(dim) + " has length " +
-                     std::to_string(length) + " where the pattern has a unit axis");
+      if (length != 1) context.fail("Length of axis is not 1: " + pattern_and_shape() + location());
     } else if (const Axis& axis = group.axes.front(); axis.kind == AxisKind::anonymous) {
       if (length != axis.length)
-        context.fail("Length of anonymous axis does not match: dimension " + std::to_string(dim) + " has length " +
-                     std::to_string(length) + " where the pattern has " + axis.name);
+        context.fail("Length of anonymous axis does not match: " + pattern_and_shape() + location());
     } else if (axis.name != "_") {
       entries.emplace_back(axis.name, length);
     }

@@ -14,6 +14,7 @@
 #include "einops/limits.hpp"
 #include "call_context.hpp"
 #include "pattern_cache.hpp"
+#include "shape_reasons.hpp"
 
 namespace einops {
 namespace {
@@ -108,6 +109,11 @@ void check_new_axis_sizes(const CallContext& context, Operation operation, const
     context.fail(std::string(reason_text(PatternErrorKind::repeat_missing_size)) + ": " + set_repr(missing));
 }
 
+/// " (given h3=2)": where a refused axis length came from.
+std::string given_location(const AxisLengths::Entry& entry) {
+  return " (given " + entry.first + "=" + std::to_string(entry.second) + ")";
+}
+
 /// The caller's axis-length names: valid, used in the pattern, given once; lengths not negative.
 void check_length_entries(const CallContext& context, Operation operation, const ArrowPattern& pattern,
                           const AxisLengths& lengths) {
@@ -115,7 +121,7 @@ void check_length_entries(const CallContext& context, Operation operation, const
   for (const auto& entry : lengths.entries()) {
     names.push_back(entry.first);
     if (const PatternError error = check_length_names(pattern, operation, names, false))
-      context.fail(std::string(error.reason) + ": '" + entry.first + "'");
+      context.fail(std::string(error.reason) + ": '" + entry.first + "'" + given_location(entry));
     if (entry.second < 0)
       context.fail("Axis " + entry.first + " is given a negative length (" + std::to_string(entry.second) + ")");
   }
@@ -125,17 +131,10 @@ void check_length_entries(const CallContext& context, Operation operation, const
 /// rank limit and the lengths of `shape`.
 std::int64_t check_input_shape(const CallContext& context, const Expression& left, std::span<const std::int64_t> shape) {
   const auto ndim = static_cast<std::int64_t>(shape.size());
-  std::int64_t ellipsis_dims = 0;
-  if (left.has_ellipsis) {
-    const auto others = static_cast<std::int64_t>(left.groups.size()) - 1;
-    if (ndim < others)
-      context.fail("Wrong shape: expected >=" + std::to_string(others) + " dims. Received " + std::to_string(ndim) +
-                   "-dim tensor.");
-    ellipsis_dims = ndim - others;
-  } else if (ndim != static_cast<std::int64_t>(left.groups.size())) {
-    context.fail("Wrong shape: expected " + std::to_string(left.groups.size()) + " dims. Received " +
-                 std::to_string(ndim) + "-dim tensor.");
-  }
+  if (!accepts_rank(left, shape.size()))
+    context.fail(detail::wrong_rank_reason(fixed_dims(left), left.has_ellipsis, shape.size()) +
+                 detail::groups_location(context.pattern, left.groups));
+  const std::int64_t ellipsis_dims = left.has_ellipsis ? ndim - static_cast<std::int64_t>(fixed_dims(left)) : 0;
   if (ndim > detail::kMaxRank)
     context.fail("The input has " + std::to_string(ndim) + " dimensions, more than the limit of " +
                  std::to_string(detail::kMaxRank));
@@ -155,6 +154,7 @@ std::int64_t check_input_shape(const CallContext& context, const Expression& lef
 struct AxisTable {
   std::vector<AxisEntry> axes;
   std::vector<std::vector<int>> input_groups;   // indices into `axes`, per input dimension
+  std::vector<const Group*> input_group_source;  // the left side's group of each input dimension
   std::vector<std::vector<int>> output_groups;  // indices into `axes`, per output dimension
   int input_axis_count = 0;                     // axes [0, input_axis_count) come from the input
 };
@@ -168,6 +168,7 @@ AxisTable lay_out_axes(const CallContext& context, const ArrowPattern& pattern, 
     if (group.is_bare_ellipsis()) {
       for (std::int64_t i = 0; i < ellipsis_dims; ++i) {
         table.input_groups.push_back({static_cast<int>(axes.size())});
+        table.input_group_source.push_back(&group);
         axes.push_back({ellipsis_name(i), true, kUnknown, false});  // "...0" can never be a user name
       }
       continue;
@@ -179,6 +180,7 @@ AxisTable lay_out_axes(const CallContext& context, const ArrowPattern& pattern, 
       else axes.push_back({axis.name, true, kUnknown, false});
     }
     table.input_groups.push_back(std::move(members));
+    table.input_group_source.push_back(&group);
   }
   table.input_axis_count = static_cast<int>(axes.size());
   const auto find_input_axis = [&](std::string_view name) -> int {
@@ -230,12 +232,15 @@ void apply_given_lengths(const CallContext& context, Operation operation, const 
 /// and kept within int64.
 void infer_lengths(const CallContext& context, std::span<const std::int64_t> shape, AxisTable& table) {
   std::vector<AxisEntry>& axes = table.axes;
+  const auto location = [&](std::size_t dim) {
+    return detail::dimension_location(dim, detail::group_text(context.pattern, *table.input_group_source[dim]));
+  };
   // At most one unknown per input dimension (checked before looking at lengths, as einops does).
-  for (const auto& members : table.input_groups) {
+  for (std::size_t dim = 0; dim < table.input_groups.size(); ++dim) {
     std::vector<std::string> unknown;
-    for (int index : members)
+    for (int index : table.input_groups[dim])
       if (axes[static_cast<std::size_t>(index)].length == kUnknown) unknown.push_back(axes[static_cast<std::size_t>(index)].name);
-    if (unknown.size() > 1) context.fail("Could not infer sizes for " + set_repr(unknown));
+    if (unknown.size() > 1) context.fail(detail::uninferable_reason(unknown) + location(dim));
   }
 
   for (std::size_t dim = 0; dim < table.input_groups.size(); ++dim) {
@@ -247,21 +252,16 @@ void infer_lengths(const CallContext& context, std::span<const std::int64_t> sha
       if (entry.length == kUnknown) {
         unknown = &entry;
       } else if (!checked_multiply(known_product, entry.length, known_product)) {
-        context.fail("Axis lengths in input dimension " + std::to_string(dim) + " overflow int64 at axis " +
-                     entry.name + " (length " + std::to_string(entry.length) + ")");
+        context.fail("Axis lengths overflow int64 at axis " + entry.name + " (length " +
+                     std::to_string(entry.length) + ")" + location(dim));
       }
     }
     if (unknown == nullptr) {
-      if (length != known_product)
-        context.fail("Shape mismatch, " + std::to_string(length) + " != " + std::to_string(known_product));
+      if (length != known_product) context.fail(detail::length_mismatch_reason(length, known_product) + location(dim));
       continue;
     }
-    if (known_product == 0)
-      context.fail("Shape mismatch, can't divide axis of length " + std::to_string(length) +
-                   " in chunks of 0 (division by zero)");
-    if (length % known_product != 0)
-      context.fail("Shape mismatch, can't divide axis of length " + std::to_string(length) + " in chunks of " +
-                   std::to_string(known_product));
+    if (known_product == 0 || length % known_product != 0)
+      context.fail(detail::indivisible_reason(length, known_product) + location(dim));
     unknown->length = length / known_product;
   }
 

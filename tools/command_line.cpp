@@ -65,6 +65,13 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
                                                          "pattern with a comma, reduce with --reduction, else rearrange)");
   explain->add_option("--dtype", explain_command.dtype, "element type for the cost in bytes (default float32)");
 
+  CheckCommand check_command;
+  CLI::App* check = app.add_subcommand("check", "assert an array's shape against a pattern (exit 1 with the reason "
+                                                "when it does not fit); prints the named lengths as name=len");
+  check->add_option("pattern", check_command.pattern, "one side of a pattern, e.g. 'b t (h p) 3'")->required();
+  check->add_option("inputs", check_command.words, "the input file (only its header is read) and name=len")
+      ->required();
+
   PackCommand pack_command;
   CLI::App* pack = app.add_subcommand("pack", "pack several arrays into one along '*' (prints the packed shapes)");
   pack->add_option("pattern", pack_command.pattern, "the pack pattern, e.g. 'b h w *'")->required();
@@ -116,6 +123,7 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
     if (app.got_subcommand("rearrange")) run_transform(rearrange_command, out);
     else if (app.got_subcommand("reduce")) run_transform(reduce_command, out);
     else if (app.got_subcommand("repeat")) run_transform(repeat_command, out);
+    else if (check->parsed()) run_check(check_command, out);
     else if (pack->parsed()) run_pack(pack_command, out);
     else if (unpack->parsed()) run_unpack(unpack_command, out);
     else if (einsum->parsed()) run_einsum(einsum_command, out);

@@ -4,6 +4,7 @@
 #include "array_io.hpp"
 #include "array_print.hpp"
 #include "cast.hpp"
+#include "einops/check_shape.hpp"
 #include "einops/einsum.hpp"
 #include "einops/ops.hpp"
 #include "einops/pack.hpp"
@@ -148,6 +149,16 @@ void run_explain(const ExplainCommand& command, std::ostream& out) {
     }
   }
   out << explain(request);
+}
+
+void run_check(const CheckCommand& command, std::ostream& out) {
+  const Positionals positionals = split_positionals(command.words);
+  if (positionals.files.size() != 1) throw UsageError("check needs exactly one input file");
+  const Shape shape = array_shape(positionals.files.front()).first;
+  const ParsedShape parsed = check_shape(std::span<const std::int64_t>(shape), command.pattern, positionals.lengths);
+  std::string words;
+  for (const auto& [name, length] : parsed) words += (words.empty() ? "" : " ") + name + "=" + std::to_string(length);
+  if (!words.empty()) out << words << "\n";
 }
 
 void run_pack(const PackCommand& command, std::ostream& out) {

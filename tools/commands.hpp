@@ -34,6 +34,14 @@ struct ExplainCommand {
 };
 void run_explain(const ExplainCommand& command, std::ostream& out);
 
+/// check PATTERN INPUT [name=len ...]: einops::check_shape on the input's shape (its header only);
+/// prints the named lengths as name=len words, which the other commands take.
+struct CheckCommand {
+  std::string pattern;
+  std::vector<std::string> words;  // the input file and name=len, in any order
+};
+void run_check(const CheckCommand& command, std::ostream& out);
+
 /// pack PATTERN INPUT... [-o OUT]: prints the packed shapes, which unpack takes back.
 struct PackCommand {
   std::string pattern;

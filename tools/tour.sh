@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A short tour of the einops tool on data it makes itself: transpose, space-to-depth, 2x2
-# max-pool, a batch as one picture, pack/unpack, and explain. scripts/demo runs it.
+# max-pool, a batch as one picture, pack/unpack, explain and check. scripts/demo runs it.
 #
 # usage: tools/tour.sh EINOPS_BINARY OUTPUT_FOLDER
 set -euo pipefail
@@ -58,6 +58,10 @@ show explain 'b (h h2) (w w2) c -> b h w (c h2 w2)' batch.npy h2=2 w2=2
 
 step "9. A mistake in a pattern is shown with a caret (exit status 1)"
 show explain 'b h w c -> b (h w c' batch.npy || true
+
+step "10. check: the batch's shape asserted and its lengths named; a failing group is named (exit status 1)"
+show check 'b h w 3' batch.npy
+show check 'b (h 5) w c' batch.npy || true
 
 printf '\nPictures written in %s:\n' "$(pwd)"
 for picture in grid.png pooled_grid.png transposed_grid.png rgba_grid.png; do printf '  %s\n' "$(pwd)/$picture"; done

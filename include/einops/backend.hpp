@@ -37,3 +37,4 @@
 #include "einops/backend/einsum.hpp"
 #include "einops/backend/convert.hpp"
 #include "einops/backend/rearrange_view.hpp"
+#include "einops/backend/check_shape.hpp"

@@ -4,6 +4,7 @@
 // does not compile the adapter layer.
 #pragma once
 
+#include "einops/check_shape.hpp"
 #include "einops/dtype.hpp"
 #include "einops/einmix.hpp"
 #include "einops/einsum.hpp"

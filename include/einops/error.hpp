@@ -41,7 +41,7 @@ std::string printable(std::string_view text);
 /// einops' first line of an error about a call, written only here:
 /// `Error while processing <operation>-reduction pattern "<pattern>".` for rearrange, repeat and
 /// the reductions (einops' own wording), `Error while processing <operation> pattern "...".` for
-/// pack, unpack, parse_shape and einsum.
+/// pack, unpack, parse_shape, check_shape and einsum.
 std::string error_header(std::string_view operation, std::string_view pattern);
 
 /// The reason of a rearrange, reduce or repeat of an empty list of tensors.
@@ -49,7 +49,8 @@ inline constexpr std::string_view kEmptyListReason =
     "Input is an empty list: rearrange/reduce/repeat need at least one tensor";
 
 /// The reason of a list input whose tensors differ, tensor `index` against tensor 0 (a dtype name
-/// is left out where it is empty: a library whose dtype einops cannot know).
+/// is left out where it is empty: a library whose dtype einops cannot know), with where they first
+/// differ: " (input dim 1: 3 != 4)" or " (rank 2 != 3)".
 std::string list_mismatch_reason(std::span<const std::int64_t> first_shape, std::string_view first_dtype,
                                  std::size_t index, std::span<const std::int64_t> shape, std::string_view dtype);
 

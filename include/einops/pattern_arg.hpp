@@ -150,6 +150,22 @@ constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operati
     return PatternError{PatternErrorKind::input_rank_mismatch, reason_text(PatternErrorKind::input_rank_mismatch), 0, 0};
   return {};
 }
+/// The check of a literal check_shape pattern that depends on one fact of the call.
+template <class Fact>
+constexpr PatternError check_shape_fact(const Expression& expression) {
+  using traits = fact_traits<Fact>;
+  if constexpr (traits::gives_lengths) return check_shape_length_names(expression, {traits::names, traits::count});
+  if (traits::rank != kNoStaticRank && !accepts_rank(expression, traits::rank))
+    return PatternError{PatternErrorKind::input_rank_mismatch, reason_text(PatternErrorKind::input_rank_mismatch), 0, 0};
+  return {};
+}
+template <class... Facts>
+constexpr PatternError check_shape_facts([[maybe_unused]] const Expression& expression) {
+  PatternError error;
+  ((error ? void() : void(error = check_shape_fact<Facts>(expression))), ...);
+  return error;
+}
+
 template <class... Facts>
 constexpr PatternError check_facts([[maybe_unused]] const ArrowPattern& pattern, [[maybe_unused]] Operation operation) {
   PatternError error;
@@ -245,6 +261,20 @@ struct shape_grammar {
   }
 };
 
+/// check_shape (`"b t (h p) 3"`): one side of a pattern, with `_`; a literal is also checked
+/// against the lengths the call names (`"t"_ax = 5`) and a static input rank.
+struct check_shape_grammar {
+  using parsed_form = no_parsed_form;
+  template <class... Facts>
+  static constexpr void check_literal(std::string_view text, parsed_form&) {
+    const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
+    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+    if (const PatternError error = check_shape_expression(result.value)) detail::report_pattern_error(error.kind);
+    if (const PatternError error = detail::check_shape_facts<Facts...>(result.value))
+      detail::report_pattern_error(error.kind);
+  }
+};
+
 /// einsum (`"b i k, b k j -> b i j"`), including the number of operands the call passes
 /// (`Operands`; 0 when unknown).
 template <std::size_t Operands>
@@ -270,6 +300,8 @@ template <class... Facts>
 using repeat_pattern = arrow_pattern<Operation::repeat, Facts...>;
 using pack_pattern = pattern_arg<pack_grammar>;
 using shape_pattern = pattern_arg<shape_grammar>;
+template <class... Facts>
+using check_shape_pattern = pattern_arg<check_shape_grammar, Facts...>;
 template <std::size_t Operands = 0>
 using einsum_pattern = pattern_arg<einsum_grammar<Operands>>;
 

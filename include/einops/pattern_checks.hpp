@@ -86,21 +86,34 @@ constexpr PatternError check_arrow_pattern(const ArrowPattern& pattern, Operatio
   return {};
 }
 
-/// Checks the names of the axis lengths a caller gives: valid, used in the pattern, given once.
-/// For repeat, also that every new named axis gets a length (`names` is then the complete list).
-constexpr PatternError check_length_names(const ArrowPattern& pattern, Operation operation,
-                                          std::span<const std::string_view> names, bool names_complete) {
+namespace detail::checks {
+
+/// The names of given axis lengths: valid, each one `used(name)` by the pattern, given once.
+template <class Used>
+constexpr PatternError check_given_names(std::span<const std::string_view> names, Used&& used) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string_view name = names[i];
     if (!is_valid_axis_name(name))
       return PatternError{PatternErrorKind::invalid_length_name, reason_text(PatternErrorKind::invalid_length_name), 0, 0};
-    if (!pattern.left.contains(name) && !pattern.right.contains(name))
+    if (!used(name))
       return PatternError{PatternErrorKind::unused_length_name, reason_text(PatternErrorKind::unused_length_name), 0, 0};
     for (std::size_t j = 0; j < i; ++j)
       if (names[j] == name)
         return PatternError{PatternErrorKind::duplicate_length_name, reason_text(PatternErrorKind::duplicate_length_name),
                             0, 0};
   }
+  return {};
+}
+
+}  // namespace detail::checks
+
+/// Checks the names of the axis lengths a caller gives: valid, used in the pattern, given once.
+/// For repeat, also that every new named axis gets a length (`names` is then the complete list).
+constexpr PatternError check_length_names(const ArrowPattern& pattern, Operation operation,
+                                          std::span<const std::string_view> names, bool names_complete) {
+  if (const PatternError error = detail::checks::check_given_names(
+          names, [&](std::string_view name) { return pattern.left.contains(name) || pattern.right.contains(name); }))
+    return error;
   if (operation == Operation::repeat && names_complete) {
     for (const Group& group : pattern.right.groups)
       for (const Axis& axis : group.axes) {
@@ -142,6 +155,32 @@ constexpr PatternError check_parse_shape_pattern(const Expression& expression) {
     if (group.parenthesized && group.axes.size() == 1 && group.axes[0].kind == AxisKind::ellipsis)
       return fault(PatternErrorKind::ellipsis_in_group, group.axes[0]);
   return {};
+}
+
+/// check_shape's shape-free checks: the ellipsis stands alone (compositions, `_`, units and
+/// anonymous lengths are all allowed).
+constexpr PatternError check_shape_expression(const Expression& expression) {
+  using namespace detail::checks;
+  for (const Group& group : expression.groups)
+    for (const Axis& axis : group.axes)
+      if (group.parenthesized && axis.kind == AxisKind::ellipsis) return fault(PatternErrorKind::ellipsis_in_group, axis);
+  return {};
+}
+
+/// The names of the lengths a check_shape call gives: valid, named by the pattern (`_` is not a
+/// name), given once.
+constexpr PatternError check_shape_length_names(const Expression& expression, std::span<const std::string_view> names) {
+  return detail::checks::check_given_names(names, [&](std::string_view name) { return expression.contains(name); });
+}
+
+/// Dimensions of an expression other than the ellipsis: the exact rank of a tensor it describes
+/// without an ellipsis, the least one with it.
+constexpr std::size_t fixed_dims(const Expression& expression) {
+  return expression.groups.size() - (expression.has_ellipsis ? 1 : 0);
+}
+
+constexpr bool accepts_rank(const Expression& expression, std::size_t rank) {
+  return expression.has_ellipsis ? rank >= fixed_dims(expression) : rank == fixed_dims(expression);
 }
 
 namespace detail::checks {

@@ -437,6 +437,23 @@ TEST(RuntimeTypedBackend, WithoutMakeResultsAreBuiltIn) {
   const Loose x = dynamic<Loose>(reference);
   const einops::AnyTensor y = einops::rearrange(x, "a b -> b a");
   EXPECT_EQ(y.as<double>().to_vector(), einops::rearrange(reference, "a b -> b a").to_vector());
+TEST(Backends, CheckShapeOnUserTypes) {
+  using namespace einops::literals;
+  // Memory with a static rank: a literal is checked against rank 3 by the compiler.
+  const ColumnMajor<double, 3> x = column_major<3>(counting({2, 3, 4}));
+  const einops::ParsedShape s = einops::check_shape(x, "a 3 (b 2)", "a"_ax = 2);
+  EXPECT_EQ(s["b"], 2);
+  // Own ops: only the shape is read.
+  const Naive n = naive(counting({2, 6}));
+  EXPECT_EQ(einops::check_shape(n, "a (b 3)", {})["b"], 2);
+  try {
+    (void)einops::check_shape(n, "a (b 4)", {});
+    FAIL();
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("can't divide axis of length 6 in chunks of 4 (input dim 1, group (b 4))"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -230,6 +230,29 @@ TEST(Eigen, ListsPackUnpackEinsumParseShape) {
   EXPECT_EQ(shape["w"], 4);
 }
 
+TEST(Eigen, CheckShape) {
+  const auto a = counting<double, 3, Eigen::ColMajor>({2, 3, 12});
+  const einops::ParsedShape s = einops::check_shape(a, "b 3 (h p)", "p"_ax = 4);
+  EXPECT_EQ(s["b"], 2);
+  EXPECT_EQ(s["h"], 3);
+  EXPECT_EQ(einops::check_shape(a, std::string("b ... _"), {})["b"], 2);
+  const Eigen::MatrixXd m(2, 5);
+  EXPECT_EQ(einops::check_shape(m, "r c", {{"r", 2}})["c"], 5);
+  try {
+    (void)einops::check_shape(a, "b 3 (h p)", "p"_ax = 5);
+    FAIL();
+  } catch (const EinopsError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("check_shape pattern \"b 3 (h p)\""), std::string::npos) << message;
+    EXPECT_NE(message.find("(2, 3, 12)"), std::string::npos) << message;
+    EXPECT_NE(message.find("can't divide axis of length 12 in chunks of 5 (input dim 2, group (h p))"),
+              std::string::npos)
+        << message;
+  }
+  // A rank that does not fit is a compile error for a literal (compile_fail), a run-time one here.
+  EXPECT_THROW((void)einops::check_shape(a, einops::runtime("b c"), {}), EinopsError);
+}
+
 TEST(Eigen, CopyToAndUserReductions) {
   const einops::Tensor<float> built_in = einops::Tensor<float>::arange({2, 3});
   const auto eigen = einops::copy_to<Eigen::Tensor<float, 2, Eigen::RowMajor>>(built_in);

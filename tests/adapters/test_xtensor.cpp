@@ -159,6 +159,22 @@ TEST(Xtensor, PackUnpackEinsumParseShape) {
   EXPECT_EQ(einops::parse_shape(b, "x _ y")["y"], 2);
 }
 
+TEST(Xtensor, CheckShape) {
+  const xt::xtensor<double, 3> fixed = counting<double, xt::layout_type::row_major>(std::vector<std::size_t>{2, 3, 8});
+  EXPECT_EQ(einops::check_shape(fixed, "b c (h 2)", "c"_ax = 3)["h"], 4);
+  const xt::xarray<double> dynamic = counting<double, xt::layout_type::column_major>(std::vector<std::size_t>{2, 3});
+  EXPECT_EQ(einops::check_shape(dynamic, "x 3", {})["x"], 2);
+  try {
+    (void)einops::check_shape(dynamic, "x y z", {});
+    FAIL();
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("Wrong shape: expected 3 dims. Received 2-dim tensor. (groups: x, y, z)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)einops::check_shape(fixed, "b c h", "c"_ax = 4), EinopsError);
+}
+
 }  // namespace
 
 namespace {

@@ -51,3 +51,19 @@ list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES xtensor_rearrange_view_merge_unkno
   [=[(void)einops::rearrange_view(xa, "a b -> (a c)")]=]
   [=[(void)einops::rearrange_view(xa, "a b -> (a b)")]=]
   [=[Identifiers only on one side of expression]=])
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES eigen_check_shape_rank
+  [=[(void)einops::check_shape(e, "b c h", "c"_ax = 3)]=]
+  [=[(void)einops::check_shape(e, "b c h w", "c"_ax = 3)]=]
+  [=[Wrong shape: the tensor has rank 4 but the pattern has 3 dimensions]=])
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES eigen_check_shape_ellipsis_minimum
+  [=[(void)einops::check_shape(m, "a b c ...", {})]=]
+  [=[(void)einops::check_shape(m, "a b ...", {})]=]
+  [=[Wrong shape: the tensor has rank 2 but the pattern needs at least 3 dimensions]=])
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES xtensor_check_shape_rank
+  [=[(void)einops::check_shape(xt4, "b (h p) w")]=]
+  [=[(void)einops::check_shape(xt4, "b c (h p) w")]=]
+  [=[Wrong shape: the tensor has rank 4 but the pattern has 3 dimensions]=])
+list(APPEND EINOPS_ADAPTER_COMPILE_FAIL_CASES xtensor_check_shape_unused_length
+  [=[(void)einops::check_shape(xa, "b c", "d"_ax = 2)]=]
+  [=[(void)einops::check_shape(xa, "b c", "c"_ax = 2)]=]
+  [=[Axis is not used in transform]=])

@@ -203,6 +203,43 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES parse_shape_unbalanced
   [=[(void)einops::parse_shape(x, "a (b")]=]
   [=[(void)einops::parse_shape(x, "a (b)")]=]
   [=[Imbalanced parentheses in expression]=])
+# check_shape literals: the grammar of one side, the names of the given lengths.
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_unbalanced
+  [=[(void)einops::check_shape(x, "b (h p")]=]
+  [=[(void)einops::check_shape(x, "b (h p)")]=]
+  [=[Imbalanced parentheses in expression]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_nested_brackets
+  [=[(void)einops::check_shape(x, "b ((h) p)", "p"_ax = 2)]=]
+  [=[(void)einops::check_shape(x, "b (h p)", "p"_ax = 2)]=]
+  [=[Axis composition is one-level]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_ellipsis_in_group
+  [=[(void)einops::check_shape(any, "b (h ...)", {})]=]
+  [=[(void)einops::check_shape(any, "b h ...", {})]=]
+  [=[Ellipsis inside parenthesis is not allowed here]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_anonymous_zero
+  [=[(void)einops::check_shape(x, "b 0")]=]
+  [=[(void)einops::check_shape(x, "b 3")]=]
+  [=[Anonymous axis should have positive length, not 0]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_arrow
+  [=[(void)einops::check_shape(x, "b c -> c b")]=]
+  [=[(void)einops::check_shape(x, "b c")]=]
+  [=[Unknown character]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_unused_length
+  [=[(void)einops::check_shape(x, "b (h p)", "q"_ax = 2)]=]
+  [=[(void)einops::check_shape(x, "b (h p)", "p"_ax = 2)]=]
+  [=[Axis is not used in transform]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_placeholder_length
+  [=[(void)einops::check_shape(x, "b _", "_"_ax = 2)]=]
+  [=[(void)einops::check_shape(x, "b _", "b"_ax = 2)]=]
+  [=[Invalid name for an axis]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_length_twice
+  [=[(void)einops::check_shape(x, "b c", "b"_ax = 2, "b"_ax = 3)]=]
+  [=[(void)einops::check_shape(x, "b c", "b"_ax = 2, "c"_ax = 3)]=]
+  [=[Axis length is given twice]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES check_shape_static_rank
+  [=[(void)einops::check_shape_pattern<einops::static_rank<2>>("a b c")]=]
+  [=[(void)einops::check_shape_pattern<einops::static_rank<3>>("a b c")]=]
+  [=[Wrong shape: the input rank does not match the pattern]=])
 list(APPEND EINOPS_COMPILE_FAIL_CASES einsum_unknown_output_axis
   [=[(void)einops::einsum(x, x, "a b, b c -> a d")]=]
   [=[(void)einops::einsum(x, x, "a b, b c -> a c")]=]

@@ -1,14 +1,17 @@
 // The compile-time and run-time checks share one implementation and one set of messages: for
 // every corpus error case whose pattern alone is invalid, the reason a literal would fail to
-// compile with is the reason the run-time call throws.
+// compile with is the reason the run-time call throws. And every error about lengths keeps
+// einops' sentence and says where it happened (reasons.hpp).
 #include <gtest/gtest.h>
 
 #include <einops/einops.hpp>
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "corpus.hpp"
+#include "reasons.hpp"
 
 namespace {
 
@@ -67,6 +70,49 @@ TEST(ReasonConsistency, CorpusPatternErrorsReadTheSameAtCompileAndRunTime) {
   }
   // The corpus has well over a hundred such cases; a vacuous pass would hide a broken reader.
   EXPECT_GT(checked, 100u);
+}
+
+}  // namespace
+
+namespace {
+
+/// The message of the built-in call a corpus case makes, or "(no error)".
+std::string builtin_message(const conformance::Case& c) {
+  std::vector<einops::AnyTensor> inputs;
+  for (const einops::Shape& shape : c.shapes()) inputs.emplace_back(einops::DType::float64, shape);
+  const std::span<const einops::AnyTensor> list(inputs);
+  const einops::AxisLengths lengths = c.axes_lengths();
+  const auto pattern = einops::runtime(c.pattern);
+  try {
+    if (c.op == "parse_shape") {
+      (void)einops::parse_shape(inputs.at(0), pattern);
+    } else if (c.op == "pack") {
+      (void)einops::pack(list, pattern);
+    } else if (c.op == "unpack") {
+      (void)einops::unpack(inputs.at(0), c.raw.at("packed_shapes").get<std::vector<einops::Shape>>(), pattern);
+    } else if (c.list_input()) {
+      if (c.op == "rearrange") (void)einops::rearrange(list, pattern, lengths);
+      else if (c.op == "repeat") (void)einops::repeat(list, pattern, lengths);
+      else (void)einops::reduce(list, pattern, c.raw.at("reduction").get<std::string>(), lengths);
+    } else {
+      return run_time_message(c);
+    }
+  } catch (const einops::EinopsError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(ReasonConsistency, ShapeErrorsKeepEinopsSentenceAndNameTheirPlace) {
+  std::size_t checked = 0;
+  for (const conformance::Case& c : conformance::load_corpus(EINOPS_CONFORMANCE_DEFAULT_CORPUS)) {
+    if (!conformance::error_reason_checked(c)) continue;
+    const std::string message = builtin_message(c);
+    EXPECT_EQ(conformance::check_error_reason(c, message), "") << c.id << " \"" << c.pattern << "\":\n" << message;
+    ++checked;
+  }
+  // Shape mismatches, wrong ranks, parse_shape's, pack's and unpack's lengths: well over a hundred cases.
+  EXPECT_GT(checked, 150u);
 }
 
 }  // namespace

@@ -4,13 +4,14 @@
 // library's message header, or return a result whose shape is the plan's and whose elements equal
 // a naive reference (one index at a time, from the plan's elementary axes, no merging, no
 // kernels). A second identical call, now cached, must give the same bytes; the `_into` variant,
-// the same result again.
+// the same result again. check_shape on the left side must hold and bind the plan's lengths.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -212,9 +213,35 @@ bool close(double a, double b, DType dtype) {
   return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
 }
 
+/// Wherever a plan is built, check_shape on the pattern's left side holds for the same shape and
+/// the given lengths of its axes, and binds each name to the length the plan inferred.
+void check_shape_agrees(const Call& call, const Plan& plan, std::span<const std::int64_t> shape) {
+  const auto plan_axis = [&](std::string_view name) {
+    for (std::size_t i = 0; i < plan.input_axis_names.size(); ++i)
+      if (plan.input_axis_names[i] == name) return static_cast<std::ptrdiff_t>(i);
+    return std::ptrdiff_t{-1};
+  };
+  AxisLengths lengths;  // repeat also sizes axes of the right side only
+  for (const auto& [name, length] : call.lengths.entries())
+    if (plan_axis(name) >= 0) lengths.add(name, length);
+  const std::string left = call.pattern.substr(0, call.pattern.find("->"));
+  ParsedShape parsed;
+  try {
+    parsed = check_shape(shape, runtime(left), lengths);
+  } catch (const EinopsError& error) {
+    FUZZ_REQUIRE(false, "check_shape refuses what the plan accepted: " + std::string(error.what()));
+  }
+  for (const auto& [name, length] : parsed) {
+    const std::ptrdiff_t axis = plan_axis(name);
+    FUZZ_REQUIRE(axis >= 0 && plan.input_axis_lengths[static_cast<std::size_t>(axis)] == length,
+                 "check_shape binds " + name + " to " + std::to_string(length) + ", unlike the plan");
+  }
+}
+
 void check_result(const Call& call, const AnyTensor& x, const AnyTensor& y) {
   const std::shared_ptr<const Plan> plan =
       make_plan(call.operation, reduction_of(call), std::string_view(call.pattern), x.shape(), call.lengths);
+  check_shape_agrees(call, *plan, x.shape());
   FUZZ_REQUIRE(std::equal(y.shape().begin(), y.shape().end(), plan->output_shape.begin(), plan->output_shape.end()),
                "result shape " + detail::format_shape(y.shape()) + " is not the plan's " +
                    detail::format_shape(plan->output_shape));

@@ -71,7 +71,10 @@ void check_expression(std::string_view text, ExpressionOptions options) {
       FUZZ_REQUIRE(axis.position < text.size(), "axis position past the end");
       if (axis.kind == AxisKind::anonymous) FUZZ_REQUIRE(axis.length > 1, "anonymous axis of length <= 1");
     }
-  if (options.allow_underscore) check_position(check_parse_shape_pattern(parsed.value), text);
+  if (options.allow_underscore) {
+    check_position(check_parse_shape_pattern(parsed.value), text);
+    check_position(check_shape_expression(parsed.value), text);
+  }
 }
 
 void check_arrow(std::string_view text) {

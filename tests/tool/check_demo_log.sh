@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the README's demo command as a user keeping a log would: `scripts/demo > LOG 2>&1`, with
 # EINOPS_BUILD_DIR an absolute path (this build), then checks the whole log: no NUL bytes, every
-# step of the tour in order, the packed shapes, the pattern error with its caret, and the end.
+# step of the tour in order, the packed shapes, the pattern error with its caret, check's lengths
+# and its named group, and the end.
 #
 # usage: check_demo_log.sh SOURCE_DIR BUILD_DIR LOG
 set -euo pipefail
@@ -31,6 +32,9 @@ expected=(
   '^== 8\. '
   '^== 9\. '
   '\^'
+  '^== 10\. '
+  '^b=16 h=32 w=32$'
+  "can't divide axis of length 32 in chunks of 5 (input dim 1, group (h 5))"
   '^Pictures written in '
   '^Tour complete\.$'
 )

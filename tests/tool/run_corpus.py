@@ -34,6 +34,22 @@ def expects_error(case):
     return bool(case["expect"].get("error"))
 
 
+def location_problem(case, err):
+    """An error about lengths keeps einops' sentence and says where it happened after it (the
+    conformance runner checks the location's content; here, that the tool shows it)."""
+    detail = case["expect"].get("einops_detail") or ""
+    if case["op"] not in ("rearrange", "reduce", "repeat") or not expect_error_from_einops(case):
+        return None
+    for sentence, location in (("Shape mismatch, ", " (input dim "), ("Wrong shape: ", " (groups: ")):
+        if detail.startswith(sentence) and detail + location not in err:
+            return f"einops' sentence followed by '{location.strip()}' missing: {err.strip()[:300]}"
+    return None
+
+
+def expect_error_from_einops(case):
+    return bool(case["expect"].get("error"))
+
+
 def shapes_text(shapes):
     """Packed shapes as pack prints them and unpack reads them: [(2, 3), (), (4,)]."""
     def one(shape):
@@ -128,7 +144,7 @@ class Prepared:
                 return f"error message does not start with 'einops: ': {err[:200]}"
             if any(os.path.exists(path) for path in self.outputs):
                 return "an output file was left behind after an error"
-            return None
+            return location_problem(case, err)
         if code != 0:
             return f"exit {code}: {err.strip()[:300]}"
         approximate = op == "einsum" or (op == "reduce" and case["reduction"] in ("mean", "prod"))

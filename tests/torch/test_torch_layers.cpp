@@ -66,6 +66,31 @@ TEST(TorchLayers, CheckedWhenMade) {
   EXPECT_THROW(split->forward(at::zeros({2, 3})), EinopsError);
 }
 
+TEST(TorchLayers, CheckShapePassesItsInputThrough) {
+  layers::CheckShape check("b t (h p) c", {{"p", 2}, {"c", 3}});
+  EXPECT_EQ(printed(check), "CheckShape('b t (h p) c', p=2, c=3)");
+  const at::Tensor x = at::rand({2, 5, 4, 3});
+  const at::Tensor y = check->forward(x);
+  EXPECT_TRUE(y.is_same(x));  // the very tensor: no copy, no view, autograd untouched
+  try {
+    (void)check->forward(at::rand({2, 5, 5, 3}));
+    FAIL();
+  } catch (const EinopsError& e) {
+    EXPECT_NE(std::string(e.what()).find("can't divide axis of length 5 in chunks of 2 (input dim 2, group (h p))"),
+              std::string::npos)
+        << e.what();
+  }
+  // In a model, between the layers it guards.
+  torch::nn::Sequential model(layers::CheckShape("b 3 h w"), layers::Rearrange("b c h w -> b (c h w)"));
+  EXPECT_EQ(model->forward(at::rand({2, 3, 4, 4})).sizes(), (std::vector<std::int64_t>{2, 48}));
+  EXPECT_THROW(model->forward(at::rand({2, 4, 4, 4})), EinopsError);
+  // Checked when made.
+  EXPECT_THROW(layers::CheckShape("b (h"), EinopsError);
+  EXPECT_THROW(layers::CheckShape("b (h ...)"), EinopsError);
+  EXPECT_THROW(layers::CheckShape("b h", {{"w", 2}}), EinopsError);
+  EXPECT_THROW(layers::CheckShape("b _", {{"_", 2}}), EinopsError);
+}
+
 TEST(TorchLayers, EinMixDecompositionAndInitialisation) {
   layers::EinMix mix("b (h h2) c -> b h (c_out h2)", "c c_out", "c_out", {{"h2", 2}, {"c", 6}, {"c_out", 5}});
   const auto& s = mix->structure();

@@ -185,6 +185,23 @@ TEST(TorchAdapter, PackUnpackParseShapeEinsum) {
   EXPECT_THROW(einops::einsum(q, k, "b i d, b i d -> b"), EinopsError);  // lengths of i differ
 }
 
+TEST(TorchAdapter, CheckShape) {
+  const at::Tensor x = arange({2, 7, 12});
+  const einops::ParsedShape s = einops::check_shape(x, "b t (h p)", "t"_ax = 7, "p"_ax = 3);
+  EXPECT_EQ(s["h"], 4);
+  EXPECT_EQ(einops::check_shape(x, std::string("b ... 12"), {})["b"], 2);
+  try {
+    (void)einops::check_shape(x, "b t (h p)", {{"t", 8}, {"p", 5}});
+    FAIL();
+  } catch (const EinopsError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("Shape mismatch, 7 != 8 (input dim 1, group t)\n"), std::string::npos) << message;
+    EXPECT_NE(message.find("can't divide axis of length 12 in chunks of 5 (input dim 2, group (h p))"),
+              std::string::npos)
+        << message;
+  }
+}
+
 // ---- gradients against finite differences (double) ---------------------------------------------
 
 TEST(TorchGradients, EveryOperation) {

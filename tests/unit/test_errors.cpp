@@ -54,6 +54,47 @@ TEST(ErrorMessages, ShapeErrorNamesEverything) {
   EXPECT_NE(message.find("can't divide axis of length 3 in chunks of 2"), std::string::npos) << message;
 }
 
+// Every error about lengths keeps einops' sentence first and unchanged, then says where: the input
+// dimension, the group as the pattern writes it, and the numbers.
+TEST(ErrorMessages, LengthErrorsNameTheDimensionAndGroup) {
+  const Tensor<float> x({2, 3, 172});
+  const char* indivisible = "Shape mismatch, can't divide axis of length 172 in chunks of 5 (input dim 2, group (h p))";
+  EXPECT_NE(message_of([&] { (void)einops::rearrange(x, "b c (h p) -> b c h p", {{"p", 5}}); }).find(indivisible),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { (void)einops::rearrange(x, einops::runtime("b c (h p) -> b c h p"), {{"p", 5}}); })
+                .find(indivisible),
+            std::string::npos);
+  // As written, spaces and all; after an ellipsis, dimensions count what it stands for.
+  EXPECT_NE(message_of([&] { (void)einops::reduce(x, "... ( h  p ) -> ... h", "sum", {{"p", 5}}); })
+                .find("in chunks of 5 (input dim 2, group ( h  p ))"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { (void)einops::rearrange(x234, "a b c -> c b a", {{"b", 4}}); })
+                .find("Shape mismatch, 3 != 4 (input dim 1, group b)"),
+            std::string::npos);
+  EXPECT_TRUE(message_of([&] { (void)einops::rearrange(x234, "a b c->c b a", {{"c", 5}}); })  // no space before the arrow
+                  .ends_with("Shape mismatch, 4 != 5 (input dim 2, group c)"));
+  EXPECT_NE(message_of([&] { (void)einops::reduce(x234, "a b (c 3) -> a b", "max"); })
+                .find("Shape mismatch, can't divide axis of length 4 in chunks of 3 (input dim 2, group (c 3))"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { (void)einops::rearrange(x234, "a b (c d) -> a b c d"); })
+                .find("Could not infer sizes for {c, d} (input dim 2, group (c d))"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { (void)einops::repeat(x234, "a b c -> a b c r", {{"r", 2}, {"z", 3}}); })
+                .find("Axis is not used in transform: 'z' (given z=3)"),
+            std::string::npos);
+}
+
+TEST(ErrorMessages, ListInputsNameWhereTheyDiffer) {
+  const std::vector<Tensor<float>> list{Tensor<float>({2, 3}), Tensor<float>({2, 4})};
+  const std::string message = message_of([&] { (void)einops::rearrange(list, "l a b -> a l b"); });
+  EXPECT_NE(message.find("tensor 0 is (2, 3) float32, tensor 1 is (2, 4) float32 (input dim 1: 3 != 4)"),
+            std::string::npos)
+      << message;
+  const std::vector<Tensor<float>> ranks{Tensor<float>({2, 3}), Tensor<float>({2, 3, 1})};
+  EXPECT_NE(message_of([&] { (void)einops::rearrange(ranks, "l a b -> a l b"); }).find("(rank 2 != 3)"),
+            std::string::npos);
+}
+
 TEST(ErrorMessages, ReduceNamesTheReduction) {
   const std::string message = message_of([] { (void)einops::reduce(x234, einops::runtime("a b c -> a b c d"), "max"); });
   EXPECT_NE(message.find("max-reduction"), std::string::npos) << message;
@@ -73,7 +114,11 @@ TEST(ErrorMessages, RepeatNamesAllLengths) {
 TEST(ErrorMessages, WrongRank) {
   const std::string message = message_of([] { (void)einops::rearrange(x234, "a b -> b a"); });
   EXPECT_NE(message.find("(2, 3, 4)"), std::string::npos) << message;
-  EXPECT_NE(message.find("Wrong shape: expected 2 dims. Received 3-dim tensor."), std::string::npos) << message;
+  EXPECT_NE(message.find("Wrong shape: expected 2 dims. Received 3-dim tensor. (groups: a, b)"), std::string::npos)
+      << message;
+  EXPECT_NE(message_of([] { (void)einops::rearrange(x234, "a (b c) d e ... -> a b c d e ..."); })
+                .find("Wrong shape: expected >=4 dims. Received 3-dim tensor. (groups: a, (b c), d, e, ...)"),
+            std::string::npos);
   const Tensor<float> vector({5});
   const std::string one = message_of([&] { (void)einops::rearrange(vector, "a b -> b a"); });
   EXPECT_NE(one.find("(5,)"), std::string::npos) << one;  // 1-d shapes print like Python tuples

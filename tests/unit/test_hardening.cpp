@@ -230,6 +230,8 @@ TEST(HostilePatterns, EachIsAnEinopsErrorInBoundedTime) {
        {"pack"}},
       {"parse_shape with 1 MB of brackets", [&] { (void)einops::parse_shape(x, repeated("(", kMegabyte)); },
        {"parse_shape"}},
+      {"check_shape with half a million groups", [&] { (void)einops::check_shape(x, repeated("(_) ", kMegabyte / 4), {}); },
+       {"check_shape", "Too many axes"}},
   };
   for (const Hostile& c : cases) expect_refused(c);
 }

@@ -214,10 +214,28 @@ TEST(PackErrors, NameOperationPatternShapesAndReason) {
   const std::string rank = message_of([&] { einops::pack({a, b}, "x y * z"); });
   EXPECT_NE(rank.find("pack pattern \"x y * z\""), std::string::npos) << rank;
   EXPECT_NE(rank.find("(2, 3), (2, 4)"), std::string::npos) << rank;
-  EXPECT_NE(rank.find("at least 3 axes"), std::string::npos) << rank;
+  // einops' sentence, naming the pattern.
+  EXPECT_NE(rank.find("packed tensor #0 (enumeration starts with 0) has shape (2, 3), while pattern x y * z assumes "
+                      "at least 3 axes"),
+            std::string::npos)
+      << rank;
 
+  // numpy's sentence (what einops users see), then the axis and where it is in each tensor.
   const std::string mismatch = message_of([&] { einops::pack({a, c}, "x *"); });
-  EXPECT_NE(mismatch.find("Axis x has length 2 in tensor #0 but 3 in tensor #1"), std::string::npos) << mismatch;
+  EXPECT_NE(mismatch.find("all the input array dimensions except for the concatenation axis must match exactly, but "
+                          "along dimension 0, the array at index 0 has size 2 and the array at index 1 has size 3 "
+                          "(axis x: input dim 0 of tensor #0, input dim 0 of tensor #1)"),
+            std::string::npos)
+      << mismatch;
+  // After '*' the dimensions of the flattened inputs count '*' as one; the tensors' own differ.
+  const std::string after = message_of([&] { einops::pack({Tensor<float>({2, 5, 3}), Tensor<float>({4})}, "* z"); });
+  EXPECT_NE(after.find("along dimension 1, the array at index 0 has size 3 and the array at index 1 has size 4 "
+                       "(axis z: input dim 2 of tensor #0, input dim 0 of tensor #1)"),
+            std::string::npos)
+      << after;
+  // Every tensor's rank is checked before any length, as einops reshapes them all first.
+  const std::string order = message_of([&] { einops::pack({a, c, Tensor<float>({2})}, "x * y"); });
+  EXPECT_NE(order.find("packed tensor #2"), std::string::npos) << order;
 
   const std::string dtype = message_of([&] { einops::pack({AnyTensor(a), AnyTensor(Tensor<double>({2, 3}))}, "x *"); });
   EXPECT_NE(dtype.find("one dtype"), std::string::npos) << dtype;
@@ -241,7 +259,8 @@ TEST(UnpackErrors, EveryMisuse) {
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;
   };
   fails({{2}, {3}}, "* c d", "rank");
-  fails({{2}, {2}}, "* c", "could not split axis of size 5 into requested [(2,), (2,)]");
+  fails({{2}, {2}}, "* c", "could not split axis of size 5 into requested [(2,), (2,)] (input dim 0, group *)");
+  fails({{2}, {2}}, "* c", "the parts add up to 4");
   fails({{2}, {-1}, {-1}}, "* c", "More than one -1");
   fails({{-1, -1}}, "* c", "More than one -1");
   fails({{2}, {-2}}, "* c", "negative length");

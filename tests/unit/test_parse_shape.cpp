@@ -82,10 +82,12 @@ TEST(ParseShapeErrors, EveryMisuse) {
     EXPECT_NE(message.find(einops::detail::format_shape(shape)), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;
   };
-  fails({1, 2, 3, 4}, "a b c", "The pattern has 3 dimensions, the tensor has 4");
-  fails({1}, "a ... b c", "3 or more");
-  fails({1, 2, 3, 4}, "a b c ()", "Length of axis is not 1");
-  fails({2, 3, 3}, "p h 2", "Length of anonymous axis does not match");
+  // einops' sentences, then where: the groups, or the dimension with its group and length.
+  fails({1, 2, 3, 4}, "a b c", "Can't parse shape with different number of dimensions: a b c (1, 2, 3, 4) (groups: a, b, c)");
+  fails({1}, "a ... b c", "Can't parse shape with this number of dimensions: a ... b c (1,) (groups: a, ..., b, c)");
+  fails({1, 2, 3, 4}, "a b c ()", "Length of axis is not 1: a b c () (1, 2, 3, 4) (input dim 3, group (), length 4)");
+  fails({2, 3, 3}, "p h 2", "Length of anonymous axis does not match: p h 2 (2, 3, 3) (input dim 2, group 2, length 3)");
+  fails({7, 2, 2, 3}, "... (2) 2", "Length of anonymous axis does not match: ... (2) 2 (7, 2, 2, 3) (input dim 3, group 2, length 3)");
   fails({5, 12}, "5 (3 4)", "Can't parse shape with composite axes");
   fails({2, 3}, "(a ...) b", "Can't parse shape with composite axes");
   fails({2, 3}, "a (...)", "Ellipsis inside parenthesis");

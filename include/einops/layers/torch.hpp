@@ -1,7 +1,8 @@
-// einops' layers for LibTorch: Rearrange, Reduce and EinMix as torch::nn modules.
+// einops' layers for LibTorch: Rearrange, Reduce, EinMix and CheckShape as torch::nn modules.
 //
 //   #include <einops/layers/torch.hpp>
 //   torch::nn::Sequential model(
+//       einops::layers::torch::CheckShape("b 3 h w"),
 //       einops::layers::torch::Rearrange("b c (h h2) (w w2) -> b h w (c h2 w2)", {{"h2", 2}, {"w2", 2}}),
 //       einops::layers::torch::EinMix("b h w c -> b h w d", "c d", "d", {{"c", 12}, {"d", 32}}),
 //       einops::layers::torch::Reduce("b h w d -> b d", "mean"));
@@ -28,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "einops/detail/einmix_structure.hpp"
 #include "einops/detail/layer_checks.hpp"
@@ -37,6 +39,24 @@ namespace einops::layers::torch {
 namespace detail {
 
 using einops::detail::check_layer_pattern;
+
+/// CheckShape's checks when the layer is made: the pattern parses as one side of a pattern and
+/// the axis lengths name its axes.
+inline void check_shape_layer_pattern(const std::string& pattern, const AxisLengths& lengths) {
+  const ParseResult<Expression> parsed = parse_expression(pattern, 0, ExpressionOptions{true, false});
+  PatternError error = parsed.error;
+  if (!error) error = check_shape_expression(parsed.value);
+  if (!error) {
+    std::vector<std::string_view> names;
+    for (const auto& entry : lengths.entries()) names.emplace_back(entry.first);
+    error = check_shape_length_names(parsed.value, names);
+  }
+  if (!error) return;
+  std::string message = "Error while constructing CheckShape('" + pattern + "').\n " + error.reason;
+  if (error.kind < PatternErrorKind::ellipsis_right_only || error.length > 0)
+    message += "\n" + einops::detail::caret_line(pattern, error.position);
+  throw EinopsError(message);
+}
 
 inline void print_lengths(std::ostream& stream, const AxisLengths& lengths) {
   for (const auto& [name, length] : lengths.entries()) stream << ", " << name << '=' << length;
@@ -107,6 +127,40 @@ class Reduce : public ::torch::nn::ModuleHolder<ReduceImpl> {
   // Spelled out so that axis lengths may be a braced list: {{"h2", 2}}.
   Reduce(std::string pattern, std::string reduction, AxisLengths lengths = {})
       : ModuleHolder(std::make_shared<ReduceImpl>(std::move(pattern), std::move(reduction), std::move(lengths))) {}
+};
+
+/// A shape assertion as a layer: `CheckShape("b t c", {{"c", 3}})` passes its input through
+/// unchanged and throws einops::check_shape's EinopsError when the shape does not fit.
+class CheckShapeImpl : public ::torch::nn::Cloneable<CheckShapeImpl> {
+ public:
+  explicit CheckShapeImpl(std::string pattern, AxisLengths lengths = {})
+      : pattern_(std::move(pattern)), lengths_(std::move(lengths)) {
+    detail::check_shape_layer_pattern(pattern_, lengths_);
+  }
+  void reset() override {}
+  at::Tensor forward(const at::Tensor& x) {
+    (void)einops::check_shape(x, runtime(pattern_), lengths_);
+    return x;
+  }
+  void pretty_print(std::ostream& stream) const override {
+    stream << "CheckShape('" << pattern_ << "'";
+    detail::print_lengths(stream, lengths_);
+    stream << ')';
+  }
+  const std::string& pattern() const { return pattern_; }
+  const AxisLengths& lengths() const { return lengths_; }
+
+ private:
+  std::string pattern_;
+  AxisLengths lengths_;
+};
+class CheckShape : public ::torch::nn::ModuleHolder<CheckShapeImpl> {
+ public:
+  using ::torch::nn::ModuleHolder<CheckShapeImpl>::ModuleHolder;
+  using Impl = CheckShapeImpl;
+  // Spelled out so that axis lengths may be a braced list: {{"c", 3}}.
+  explicit CheckShape(std::string pattern, AxisLengths lengths = {})
+      : ModuleHolder(std::make_shared<CheckShapeImpl>(std::move(pattern), std::move(lengths))) {}
 };
 
 /// einops.layers.torch.EinMix: a linear layer written as an einsum pattern.

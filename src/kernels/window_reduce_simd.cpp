@@ -7,11 +7,14 @@
 // - interleaved: pixels of 1, 2, 4 or 8 bytes and windows of 2 to 4: LoadInterleaved2/3/4 on
 //   lanes as wide as a pixel split the window's elements (NCHW, or NHWC with 2, 4 or 8 channels);
 // - direct: groups of at least a vector: plain loads at each element of the window (NHWC);
-// - compact: smaller groups (NHWC with 3 channels): every input position p combines the window
-//   starting there, and the positions that start a pixel's window are kept (compressed into
-//   place with a mask per phase of the walk, or picked lane by lane where the phases are many).
-// Interleaved and direct lines end with an overlapping vector (outputs recomputed identically);
-// compact lines, and lines shorter than a vector, end on the scalar path's own steps.
+// - planar: 3 channels (NHWC RGB) and windows of 2 or 4: LoadInterleaved3 splits pixels into
+//   channel planes, ConcatEven/ConcatOdd split each plane by window element, and
+//   StoreInterleaved3 writes the outputs back as pixels;
+// - compact: other small groups: every input position p combines the window starting there, and
+//   the positions that start a pixel's window are kept (compressed into place with a mask per
+//   phase of the walk, or picked lane by lane where the phases are many).
+// Interleaved, direct and planar lines end with an overlapping vector (outputs recomputed
+// identically); compact lines, and lines shorter than a vector, end on the scalar path's own steps.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -198,7 +201,12 @@ HWY_INLINE hn::Vec<DA> Combined(Pass pass) {
 }
 
 /// How whole vectors of a line's outputs are formed (see the top of this file).
-enum class LineShape { interleaved, direct, compact, scalar };
+enum class LineShape { interleaved, direct, planar, compact, scalar };
+
+/// The channel count of the planar shape (see the top of this file), and the narrowest vectors it
+/// runs on.
+constexpr std::int64_t kPlanarChannels = 3;
+constexpr std::size_t kPlanarMinVectorBytes = 16;
 
 /// Lines of windows reduced with accumulator vectors of tag DA (WindowTag, or a narrower one for
 /// lines shorter than its vectors).
@@ -222,6 +230,8 @@ class WindowLines {
       shape_ = LineShape::interleaved;
     else if (group_ >= N())
       shape_ = LineShape::direct;
+    else if (kPlanarLanes && group_ == kPlanarChannels && (window_ == 2 || window_ == 4))
+      shape_ = LineShape::planar;
     else
       shape_ = LineShape::compact;
     if (shape_ == LineShape::compact) TabulateKeptLanes();
@@ -234,6 +244,7 @@ class WindowLines {
       switch (shape_) {
         case LineShape::interleaved: done = Interleaved(in, out); break;
         case LineShape::direct: done = Direct(in, out); break;
+        case LineShape::planar: done = window_ == 2 ? Planar<2>(in, out) : Planar<4>(in, out); break;
         case LineShape::compact: done = Compact(in, out); break;
         case LineShape::scalar: break;
       }
@@ -372,6 +383,84 @@ class WindowLines {
       }
     }
     return outputs_;
+  }
+
+  /// Whether the planar shape applies to these lanes: accumulators stored as they are held (not
+  /// bool's bytes), as wide as the input (integer sums widen to 64 bits and keep the compact
+  /// shape) or floats from 16-bit floats, in whole 128-bit or wider vectors (those that
+  /// ConcatEven/ConcatOdd take).
+  static constexpr bool kPlanarLanes = HWY_TARGET != HWY_SCALAR && std::is_same_v<AccLane<R, T>, Acc> &&
+                                       (sizeof(L) == sizeof(Acc) || is_half_v<T>) &&
+                                       hn::MaxLanes(DA()) * sizeof(AccLane<R, T>) >= kPlanarMinVectorBytes;
+
+  /// 3-channel pixels, windows of kWindow along the line: N output pixels at a time, each
+  /// window row read as kWindow·N pixels split into channel planes, the planes split by window
+  /// element. Returns how many outputs it wrote (all, the last vector overlapping), or 0 when the
+  /// line has fewer than N output pixels.
+  template <int kWindow>
+  std::int64_t Planar(const L* in, Acc* out) const {
+#if HWY_TARGET == HWY_SCALAR
+    (void)in;
+    (void)out;
+    return 0;  // no such lanes here (kPlanarLanes)
+#else
+    if constexpr (!kPlanarLanes) {
+      return 0;  // the constructor never chooses it
+    } else {
+      const DA da;
+      const DL dl;
+      const std::int64_t pixels = outputs_ / kPlanarChannels;
+      if (pixels < N()) return 0;
+      // Element j of each of N windows, channel c, of the window row at `row`, widened.
+      const auto split = [&](std::int64_t row, std::int64_t x, V (&element)[kWindow][kPlanarChannels]) {
+        V plane[kWindow][kPlanarChannels];
+        const L* first = in + row + x * kWindow * kPlanarChannels;
+        for (int part = 0; part < kWindow; ++part) {
+          hn::Vec<DL> c0, c1, c2;
+          hn::LoadInterleaved3(dl, first + part * N() * kPlanarChannels, c0, c1, c2);
+          plane[part][0] = Widen<R, T>(da, c0);
+          plane[part][1] = Widen<R, T>(da, c1);
+          plane[part][2] = Widen<R, T>(da, c2);
+        }
+        for (int c = 0; c < kPlanarChannels; ++c) {
+          if constexpr (kWindow == 2) {
+            element[0][c] = hn::ConcatEven(da, plane[1][c], plane[0][c]);
+            element[1][c] = hn::ConcatOdd(da, plane[1][c], plane[0][c]);
+          } else {
+            const V even_lo = hn::ConcatEven(da, plane[1][c], plane[0][c]), odd_lo = hn::ConcatOdd(da, plane[1][c], plane[0][c]);
+            const V even_hi = hn::ConcatEven(da, plane[3][c], plane[2][c]), odd_hi = hn::ConcatOdd(da, plane[3][c], plane[2][c]);
+            element[0][c] = hn::ConcatEven(da, even_hi, even_lo);
+            element[1][c] = hn::ConcatEven(da, odd_hi, odd_lo);
+            element[2][c] = hn::ConcatOdd(da, even_hi, even_lo);
+            element[3][c] = hn::ConcatOdd(da, odd_hi, odd_lo);
+          }
+        }
+      };
+      const auto block_at = [&](std::int64_t x) {
+        V element[kMaxWindowRows][kWindow][kPlanarChannels];
+        for (std::int64_t r = 0; r < rows_; ++r) split(offsets_[r], x, element[r]);
+        V result[kPlanarChannels];
+        for (int c = 0; c < kPlanarChannels; ++c) {
+          result[c] = Combined<R, DA>([&](auto& combination) {
+            V acc = combination.first(da, element[0][0][c]);
+            for (int j = 1; j < kWindow; ++j) acc = combination.step(acc, element[0][j][c]);
+            for (std::int64_t r = 1; r < rows_; ++r)
+              for (int j = 0; j < kWindow; ++j) acc = combination.step(acc, element[r][j][c]);
+            return acc;
+          });
+        }
+        if constexpr (std::is_floating_point_v<Acc>) {
+          if (divisor_ > 0)
+            for (V& v : result) v = hn::Div(v, hn::Set(da, static_cast<Acc>(divisor_)));
+        }
+        hn::StoreInterleaved3(result[0], result[1], result[2], da, out + x * kPlanarChannels);
+      };
+      std::int64_t x = 0;
+      for (; x + N() <= pixels; x += N()) block_at(x);
+      if (x < pixels) block_at(pixels - N());
+      return outputs_;
+    }
+#endif
   }
 
   /// Groups below a vector: each input position p combines the window of elements p + j * group;

@@ -270,6 +270,36 @@ TEST_P(EveryTarget, EveryDtypeOnTheBoundaries) {
         }
 }
 
+TEST_P(EveryTarget, ThreeChannelPlanesAroundTheirVectors) {
+  // 3-channel pixels with windows of 2 and 4 along the row split into channel planes: lines of
+  // whole vectors of output pixels (8, 16 or 32 lanes), one more, one fewer, and window rows 1 to 3.
+  std::mt19937_64 rng(11);
+  for (const std::int64_t pixels : {7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 65})
+    for (const std::int64_t kw : {2, 4})
+      for (const std::int64_t kh : {1, 2, 3}) {
+        Pooling p;
+        p.nhwc = true;
+        p.channels = 3;
+        p.outer = 2;
+        p.out_rows = 2;
+        p.pixels = pixels;
+        p.kh = kh;
+        p.kw = kw;
+        p.negative_pixels = pixels % 2 == 1 && kh == 3;
+        p.row_padding = kh == 2 ? 5 : 0;
+        const std::string context = describe(p);
+        check_pooling<float>(p, rng, context + " float32");
+        check_pooling<einops::float16>(p, rng, context + " float16");
+        check_pooling<einops::bfloat16>(p, rng, context + " bfloat16");
+        check_pooling<double>(p, rng, context + " float64");
+        check_pooling<std::uint8_t>(p, rng, context + " uint8");
+        check_pooling<std::int16_t>(p, rng, context + " int16");
+        check_pooling<std::int64_t>(p, rng, context + " int64");
+        check_pooling<bool>(p, rng, context + " bool");
+        if (HasFatalFailure()) return;
+      }
+}
+
 TEST_P(EveryTarget, NaNWinsMinAndMaxWhereverItSits) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const bool nhwc : {false, true})

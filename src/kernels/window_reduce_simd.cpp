@@ -15,6 +15,8 @@
 //   phase of the walk, or picked lane by lane where the phases are many).
 // Interleaved, direct and planar lines end with an overlapping vector (outputs recomputed
 // identically); compact lines, and lines shorter than a vector, end on the scalar path's own steps.
+// One file on purpose, though past 600 lines: the four line shapes share the widening, the
+// combination (exact or ordered) and the stores, compiled once per instruction set.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

@@ -437,6 +437,8 @@ TEST(RuntimeTypedBackend, WithoutMakeResultsAreBuiltIn) {
   const Loose x = dynamic<Loose>(reference);
   const einops::AnyTensor y = einops::rearrange(x, "a b -> b a");
   EXPECT_EQ(y.as<double>().to_vector(), einops::rearrange(reference, "a b -> b a").to_vector());
+}
+
 TEST(Backends, CheckShapeOnUserTypes) {
   using namespace einops::literals;
   // Memory with a static rank: a literal is checked against rank 3 by the compiler.

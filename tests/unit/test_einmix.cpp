@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <einops/einops.hpp>
+#include "error_message.hpp"
 
 namespace {
 
@@ -19,19 +20,9 @@ using einops::EinMix;
 using einops::EinopsError;
 using einops::Shape;
 using einops::Tensor;
+using einops_test::message_of;
 
 Shape shape_of(std::span<const std::int64_t> s) { return Shape(s.begin(), s.end()); }
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const EinopsError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no EinopsError";
-  return {};
-}
 
 TEST(EinMix, DecompositionAsEinops) {
   const EinMix mix("b (h w) c -> b h (w d)", "c d", "d", {{"h", 2}, {"c", 3}, {"d", 4}});
@@ -50,16 +41,16 @@ TEST(EinMix, DecompositionAsEinops) {
 }
 
 TEST(EinMix, ConstructionChecksAsEinops) {
-  EXPECT_NE(error_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}}); })
+  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}}); })
                 .find("Dimension d of weight should be specified"),
             std::string::npos);
-  EXPECT_NE(error_of([] { EinMix("b c -> b d", "(c d)", std::nullopt, {{"c", 3}, {"d", 2}}); })
+  EXPECT_NE(message_of([] { EinMix("b c -> b d", "(c d)", std::nullopt, {{"c", 3}, {"d", 2}}); })
                 .find("Parenthesis is not allowed in weight shape"),
             std::string::npos);
-  EXPECT_NE(error_of([] { EinMix("b c -> b d", "c d", "c", {{"c", 3}, {"d", 2}}); })
+  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", "c", {{"c", 3}, {"d", 2}}); })
                 .find("Bias axes {c} not present in output"),
             std::string::npos);
-  EXPECT_NE(error_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}, {"e", 1}}); })
+  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}, {"e", 1}}); })
                 .find("are not used in pattern"),
             std::string::npos);
   EXPECT_THROW(EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}}, DType::int32), EinopsError);
@@ -156,8 +147,8 @@ TEST(EinMix, ParametersAreReadWrittenAndCopied) {
 
 TEST(EinMix, CallErrorsNameTheLayer) {
   const EinMix mix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}});
-  EXPECT_NE(error_of([&] { (void)mix(Tensor<double>(Shape{2, 3})); }).find("holds float32 parameters"), std::string::npos);
-  const std::string message = error_of([&] { (void)mix(Tensor<float>(Shape{2, 4})); });
+  EXPECT_NE(message_of([&] { (void)mix(Tensor<double>(Shape{2, 3})); }).find("holds float32 parameters"), std::string::npos);
+  const std::string message = message_of([&] { (void)mix(Tensor<float>(Shape{2, 4})); });
   EXPECT_NE(message.find("EinMix('b c -> b d', 'c d')"), std::string::npos) << message;
   EXPECT_NE(message.find("(2, 4)"), std::string::npos) << message;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <einops/einops.hpp>
+#include "error_message.hpp"
 
 namespace {
 
@@ -18,6 +19,7 @@ using einops::AnyTensor;
 using einops::EinopsError;
 using einops::Shape;
 using einops::Tensor;
+using einops_test::message_of;
 using einops::TensorView;
 using namespace einops::literals;
 
@@ -27,18 +29,6 @@ std::vector<int> iota_buffer(std::size_t n) {
   std::vector<int> v(n);
   std::iota(v.begin(), v.end(), 0);
   return v;
-}
-
-/// The message of the EinopsError `f` throws (fails the test when it throws none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const EinopsError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no EinopsError";
-  return {};
 }
 
 TEST(RearrangeView, MergeSharesMemoryAndWritesReachTheInput) {
@@ -77,7 +67,7 @@ TEST(RearrangeView, Ellipsis) {
   EXPECT_EQ(shape_of(moved.strides()), (Shape{1, 60, 20, 5}));
   EXPECT_EQ(moved.to_vector(), einops::rearrange(x, "b ... c -> c b ...").to_vector());
   // The ellipsis' dimensions are named by position when they cannot merge.
-  const std::string message = error_of([&] { (void)einops::rearrange_view(moved, "c b ... -> c (... b)"); });
+  const std::string message = message_of([&] { (void)einops::rearrange_view(moved, "c b ... -> c (... b)"); });
   EXPECT_NE(message.find("the ellipsis' dimension"), std::string::npos) << message;
 }
 
@@ -94,7 +84,7 @@ TEST(RearrangeView, StridedInputsMergeWhereStridesContinue) {
 
   // Rows with padding: strides (10, 2) leave gaps, so a and b cannot merge.
   const TensorView<int> padded(buffer.data(), {3, 4}, {10, 2});
-  const std::string message = error_of([&] { (void)einops::rearrange_view(padded, "a b -> (a b)"); });
+  const std::string message = message_of([&] { (void)einops::rearrange_view(padded, "a b -> (a b)"); });
   EXPECT_NE(message.find("'a' and 'b'"), std::string::npos) << message;
   EXPECT_NE(message.find("(10, 2)"), std::string::npos) << message;
   EXPECT_NE(message.find("use rearrange"), std::string::npos) << message;
@@ -119,7 +109,7 @@ TEST(RearrangeView, PermutedAxesDoNotMergeBack) {
   const Tensor<float> x = Tensor<float>::arange({2, 3, 4});
   const Tensor<float> t = einops::rearrange_view(x, "b h w -> w h b");
   EXPECT_EQ(t.data(), x.data());
-  const std::string message = error_of([&] { (void)einops::rearrange_view(t, "w h b -> (w h) b"); });
+  const std::string message = message_of([&] { (void)einops::rearrange_view(t, "w h b -> (w h) b"); });
   EXPECT_NE(message.find("'w' and 'h'"), std::string::npos) << message;
   EXPECT_NE(message.find("output dimension 0"), std::string::npos) << message;
   // The same merge in the order the memory has is a view.

@@ -1,5 +1,5 @@
-// The shape-free checks einops makes when a layer (Rearrange, Reduce, EinMix's inner rearranges)
-// is constructed, shared by every framework's layers. Defined in src/layer_checks.cpp.
+// The shape-free checks einops makes when a layer (Rearrange, Reduce, EinMix's inner rearranges,
+// CheckShape) is constructed, shared by every framework's layers. Defined in src/layer_checks.cpp.
 #pragma once
 
 #include <string>
@@ -15,5 +15,9 @@ namespace einops::detail {
 /// `operation`, and the axis lengths name axes of the pattern.
 void check_layer_pattern(std::string_view layer, Operation operation, const std::string& pattern,
                          const AxisLengths& lengths);
+
+/// The same for a CheckShape layer: the pattern parses as one side of a pattern (check_shape's
+/// language) and the axis lengths name its axes.
+void check_shape_layer_pattern(const std::string& pattern, const AxisLengths& lengths);
 
 }  // namespace einops::detail

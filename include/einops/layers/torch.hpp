@@ -24,6 +24,7 @@
 #include <cmath>
 #include <memory>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -39,27 +40,17 @@ namespace einops::layers::torch {
 namespace detail {
 
 using einops::detail::check_layer_pattern;
+using einops::detail::check_shape_layer_pattern;
 
-/// CheckShape's checks when the layer is made: the pattern parses as one side of a pattern and
-/// the axis lengths name its axes.
-inline void check_shape_layer_pattern(const std::string& pattern, const AxisLengths& lengths) {
-  const ParseResult<Expression> parsed = parse_expression(pattern, 0, ExpressionOptions{true, false});
-  PatternError error = parsed.error;
-  if (!error) error = check_shape_expression(parsed.value);
-  if (!error) {
-    std::vector<std::string_view> names;
-    for (const auto& entry : lengths.entries()) names.emplace_back(entry.first);
-    error = check_shape_length_names(parsed.value, names);
-  }
-  if (!error) return;
-  std::string message = "Error while constructing CheckShape('" + pattern + "').\n " + error.reason;
-  if (error.kind < PatternErrorKind::ellipsis_right_only || error.length > 0)
-    message += "\n" + einops::detail::caret_line(pattern, error.position);
-  throw EinopsError(message);
-}
-
-inline void print_lengths(std::ostream& stream, const AxisLengths& lengths) {
-  for (const auto& [name, length] : lengths.entries()) stream << ", " << name << '=' << length;
+/// einops' repr of a layer: `Name('pattern', 'argument', ..., name=length, ...)`; a null argument
+/// (EinMix without a bias) is left out.
+inline void print_layer(std::ostream& stream, std::string_view name, const std::string& pattern,
+                        const AxisLengths& lengths, std::initializer_list<const std::string*> arguments = {}) {
+  stream << name << "('" << pattern << "'";
+  for (const std::string* argument : arguments)
+    if (argument != nullptr) stream << ", '" << *argument << "'";
+  for (const auto& [axis, length] : lengths.entries()) stream << ", " << axis << '=' << length;
+  stream << ')';
 }
 
 }  // namespace detail
@@ -74,9 +65,7 @@ class RearrangeImpl : public ::torch::nn::Cloneable<RearrangeImpl> {
   void reset() override {}
   at::Tensor forward(const at::Tensor& x) { return einops::rearrange(x, runtime(pattern_), lengths_); }
   void pretty_print(std::ostream& stream) const override {
-    stream << "Rearrange('" << pattern_ << "'";
-    detail::print_lengths(stream, lengths_);
-    stream << ')';
+    detail::print_layer(stream, "Rearrange", pattern_, lengths_);
   }
   const std::string& pattern() const { return pattern_; }
   const AxisLengths& lengths() const { return lengths_; }
@@ -107,9 +96,7 @@ class ReduceImpl : public ::torch::nn::Cloneable<ReduceImpl> {
   void reset() override {}
   at::Tensor forward(const at::Tensor& x) { return einops::reduce(x, runtime(pattern_), reduction_, lengths_); }
   void pretty_print(std::ostream& stream) const override {
-    stream << "Reduce('" << pattern_ << "', '" << reduction_ << "'";
-    detail::print_lengths(stream, lengths_);
-    stream << ')';
+    detail::print_layer(stream, "Reduce", pattern_, lengths_, {&reduction_});
   }
   const std::string& pattern() const { return pattern_; }
   const std::string& reduction() const { return reduction_; }
@@ -143,9 +130,7 @@ class CheckShapeImpl : public ::torch::nn::Cloneable<CheckShapeImpl> {
     return x;
   }
   void pretty_print(std::ostream& stream) const override {
-    stream << "CheckShape('" << pattern_ << "'";
-    detail::print_lengths(stream, lengths_);
-    stream << ')';
+    detail::print_layer(stream, "CheckShape", pattern_, lengths_);
   }
   const std::string& pattern() const { return pattern_; }
   const AxisLengths& lengths() const { return lengths_; }
@@ -200,10 +185,7 @@ class EinMixImpl : public ::torch::nn::Cloneable<EinMixImpl> {
   }
 
   void pretty_print(std::ostream& stream) const override {
-    stream << "EinMix('" << pattern_ << "', '" << weight_shape_ << "'";
-    if (bias_shape_) stream << ", '" << *bias_shape_ << "'";
-    detail::print_lengths(stream, lengths_);
-    stream << ')';
+    detail::print_layer(stream, "EinMix", pattern_, lengths_, {&weight_shape_, bias_shape_ ? &*bias_shape_ : nullptr});
   }
 
   const std::string& pattern() const { return pattern_; }

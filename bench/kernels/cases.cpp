@@ -119,6 +119,14 @@ std::vector<Case> make_cases() {
   all.push_back(pool("b c (h 4) (w 4) -> b c h w", "mean", bchw, DType::float32, 4, false));
   all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {32, 56, 56, 64}, DType::float32, 2, true));
   all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {32, 224, 224, 3}, DType::uint8, 2, true));
+  // The same windows on inputs of about 100 MB, beyond the last-level cache: a ResNet stem's
+  // feature maps, and 4K frames.
+  const einops::Shape stem{32, 64, 112, 112};
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "max", stem, DType::float32, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "mean", stem, DType::float32, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "mean", {64, 64, 112, 112}, DType::float16, 2, false));
+  all.push_back(pool("b c (h 2) (w 2) -> b c h w", "max", {128, 64, 112, 112}, DType::uint8, 2, false));
+  all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {4, 2160, 3840, 3}, DType::uint8, 2, true));
   return all;
 }
 

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "prefetch.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
 
@@ -35,6 +36,15 @@
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+/// Short lines of wide elements (NCHW float32 and float64 maps) have their window rows
+/// prefetched into L2 this many bytes ahead of the line being reduced; the hardware prefetchers
+/// alone leave their loads waiting. Lines longer than half of it (NHWC lines of many channels,
+/// 3-channel image rows) and narrower elements are left to the hardware prefetchers: a burst of
+/// prefetches per long line, or per cheap line of bytes, costs more than it saves.
+constexpr std::int64_t kLinePrefetchBytes = 4096;
+constexpr std::int64_t kMinPrefetchedElementBytes = 4;
+constexpr std::uintptr_t kCacheLineBytes = 64;
 
 /// Most rows of one window: each row holds at least two elements.
 constexpr std::int64_t kMaxWindowRows = kMaxWindowElements / 2;
@@ -237,6 +247,23 @@ class WindowLines {
     else
       shape_ = LineShape::compact;
     if (shape_ == LineShape::compact) TabulateKeptLanes();
+  }
+
+  /// Prefetches into L2 every cache line of the window rows of the line whose first element is
+  /// `in` (which may lie past the input: addresses are integers, and a prefetch never faults).
+  HWY_INLINE void Prefetch(const L* in) const {
+    const auto first = reinterpret_cast<std::uintptr_t>(in);
+    const auto row_bytes = static_cast<std::uintptr_t>(outputs_ * window_) * sizeof(L);
+    for (std::int64_t r = 0; r < rows_; ++r) {
+      const std::uintptr_t row = first + static_cast<std::uintptr_t>(offsets_[r]) * sizeof(L);
+      for (std::uintptr_t b = 0; b < row_bytes; b += kCacheLineBytes) prefetch_to_l2(row + b);
+    }
+  }
+  /// Lines between a line's prefetch and its reduction, or 0 when its lines are not prefetched.
+  std::int64_t PrefetchDistance() const {
+    const std::int64_t bytes = rows_ * outputs_ * window_ * static_cast<std::int64_t>(sizeof(L));
+    if (sizeof(L) < kMinPrefetchedElementBytes || bytes == 0 || 2 * bytes > kLinePrefetchBytes) return 0;
+    return kLinePrefetchBytes / bytes;
   }
 
   /// One line: `in` is its first row's first element, `out` its first accumulator.
@@ -554,8 +581,11 @@ void ReduceLines(const WindowReduceCall& call) {
   using Acc = typename ReduceOp<R, T>::Acc;
   const auto* in = static_cast<const InLane<T>*>(call.base);
   auto* out = static_cast<Acc*>(call.accumulators);
-  for (std::int64_t line = 0; line < call.lines; ++line)
+  const std::int64_t ahead = lines.PrefetchDistance();
+  for (std::int64_t line = 0; line < call.lines; ++line) {
+    if (ahead > 0 && line + ahead < call.lines) lines.Prefetch(in + (line + ahead) * call.line_in_stride);
     lines.Run(in + line * call.line_in_stride, out + line * call.line_out_stride);
+  }
 }
 
 /// Lines with fewer outputs than a vector (28 of a 56-wide map, against 32 uint8 lanes) take

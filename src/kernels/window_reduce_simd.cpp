@@ -37,7 +37,7 @@ HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// Short lines of wide elements (NCHW float32 and float64 maps) have their window rows
+/// Short lines of 4- and 8-byte elements (NCHW float32 maps) have their window rows
 /// prefetched into L2 this many bytes ahead of the line being reduced; the hardware prefetchers
 /// alone leave their loads waiting. Lines longer than half of it (NHWC lines of many channels,
 /// 3-channel image rows) and narrower elements are left to the hardware prefetchers: a burst of

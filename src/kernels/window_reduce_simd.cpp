@@ -253,15 +253,17 @@ class WindowLines {
   /// `in` (which may lie past the input: addresses are integers, and a prefetch never faults).
   HWY_INLINE void Prefetch(const L* in) const {
     const auto first = reinterpret_cast<std::uintptr_t>(in);
-    const auto row_bytes = static_cast<std::uintptr_t>(outputs_ * window_) * sizeof(L);
+    const auto row_bytes = static_cast<std::uintptr_t>(RowBytes());
     for (std::int64_t r = 0; r < rows_; ++r) {
       const std::uintptr_t row = first + static_cast<std::uintptr_t>(offsets_[r]) * sizeof(L);
       for (std::uintptr_t b = 0; b < row_bytes; b += kCacheLineBytes) prefetch_to_l2(row + b);
     }
   }
+  /// The bytes of one window row of a line.
+  std::int64_t RowBytes() const { return outputs_ * window_ * static_cast<std::int64_t>(sizeof(L)); }
   /// Lines between a line's prefetch and its reduction, or 0 when its lines are not prefetched.
   std::int64_t PrefetchDistance() const {
-    const std::int64_t bytes = rows_ * outputs_ * window_ * static_cast<std::int64_t>(sizeof(L));
+    const std::int64_t bytes = rows_ * RowBytes();
     if (sizeof(L) < kMinPrefetchedElementBytes || bytes == 0 || 2 * bytes > kLinePrefetchBytes) return 0;
     return kLinePrefetchBytes / bytes;
   }

@@ -199,6 +199,12 @@ void for_each_dtype(std::mt19937_64& rng, F&& f) {
   }
 }
 
+/// check_pooling for each element type Ts in turn, the context naming the type.
+template <class... Ts>
+void check_pooling_each(const Pooling& p, std::mt19937_64& rng, const std::string& context) {
+  (check_pooling<Ts>(p, rng, context + " " + std::string(einops::dtype_name(einops::dtype_v<Ts>))), ...);
+}
+
 std::string describe(const Pooling& p) {
   return std::string(p.nhwc ? "NHWC" : "NCHW") + " outer " + std::to_string(p.outer) + " rows " +
          std::to_string(p.out_rows) + " pixels " + std::to_string(p.pixels) + " channels " + std::to_string(p.channels) +
@@ -234,7 +240,7 @@ TEST_P(EveryTarget, WindowsMatchTheScalarPathBitForBit) {
     const std::string context = "trial " + std::to_string(trial) + " " + describe(p);
     for_each_dtype(rng, [&](auto tag) {
       using T = decltype(tag);
-      check_pooling<T>(p, rng, context + " " + std::string(einops::dtype_name(einops::dtype_v<T>)));
+      check_pooling_each<T>(p, rng, context);
     });
     if (HasFatalFailure()) return;
   }
@@ -255,17 +261,8 @@ TEST_P(EveryTarget, EveryDtypeOnTheBoundaries) {
           p.out_rows = 2;
           p.pixels = pixels;
           p.kh = p.kw = k;
-          const std::string context = describe(p);
-          check_pooling<float>(p, rng, context + " float32");
-          check_pooling<einops::float16>(p, rng, context + " float16");
-          check_pooling<einops::bfloat16>(p, rng, context + " bfloat16");
-          check_pooling<double>(p, rng, context + " float64");
-          check_pooling<std::uint8_t>(p, rng, context + " uint8");
-          check_pooling<std::int8_t>(p, rng, context + " int8");
-          check_pooling<std::int16_t>(p, rng, context + " int16");
-          check_pooling<std::uint32_t>(p, rng, context + " uint32");
-          check_pooling<std::int64_t>(p, rng, context + " int64");
-          check_pooling<bool>(p, rng, context + " bool");
+          check_pooling_each<float, einops::float16, einops::bfloat16, double, std::uint8_t, std::int8_t, std::int16_t,
+                             std::uint32_t, std::int64_t, bool>(p, rng, describe(p));
           if (HasFatalFailure()) return;
         }
 }
@@ -287,15 +284,8 @@ TEST_P(EveryTarget, ThreeChannelPlanesAroundTheirVectors) {
         p.kw = kw;
         p.negative_pixels = pixels % 2 == 1 && kh == 3;
         p.row_padding = kh == 2 ? 5 : 0;
-        const std::string context = describe(p);
-        check_pooling<float>(p, rng, context + " float32");
-        check_pooling<einops::float16>(p, rng, context + " float16");
-        check_pooling<einops::bfloat16>(p, rng, context + " bfloat16");
-        check_pooling<double>(p, rng, context + " float64");
-        check_pooling<std::uint8_t>(p, rng, context + " uint8");
-        check_pooling<std::int16_t>(p, rng, context + " int16");
-        check_pooling<std::int64_t>(p, rng, context + " int64");
-        check_pooling<bool>(p, rng, context + " bool");
+        check_pooling_each<float, einops::float16, einops::bfloat16, double, std::uint8_t, std::int16_t, std::int64_t,
+                           bool>(p, rng, describe(p));
         if (HasFatalFailure()) return;
       }
 }

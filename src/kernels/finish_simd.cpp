@@ -3,9 +3,7 @@
 // for means. Done one output at a time this cost as much as a fifth of a float16 mean (a scalar
 // int-to-float conversion, a division and a branchy narrowing per output).
 // Assumptions: the result is bit-identical to ReduceOp::finish followed by the element type's
-// scalar conversion: the same IEEE division, and the narrowing of float16.hpp (round to nearest
-// even, NaN quiet with its top payload bits) written with the same integer steps, so no target's
-// own conversion instruction, with its own NaN and rounding rules, is relied on.
+// scalar conversion: the same IEEE division, and the narrowing of float16.hpp (half_convert-inl.h).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -20,44 +18,11 @@
 
 #include <hwy/highway.h>
 
+#include "half_convert-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-/// float bits -> float16 bits (in 32-bit lanes): float_to_half_bits, lane-wise.
-template <class DU>
-HWY_INLINE hn::Vec<DU> HalfBits(DU du, hn::Vec<DU> x) {
-  const hn::Repartition<float, DU> df;
-  const auto sign = hn::And(x, hn::Set(du, 0x80000000u));
-  x = hn::Xor(x, sign);
-  // 2^16 or more: infinity, or a quiet NaN keeping the top payload bits.
-  const auto is_nan = hn::Gt(x, hn::Set(du, 0x7f800000u));
-  const auto large = hn::IfThenElse(
-      is_nan, hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(x), hn::Set(du, 0x3ffu))), hn::Set(du, 0x7c00u));
-  // Below 2^-14: adding 0.5 leaves the rounded subnormal half in the low mantissa bits.
-  const auto one_half = hn::Set(du, 126u << 23);
-  const auto small = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(df, x), hn::BitCast(df, one_half))), one_half);
-  // Normal: rebias, round to nearest even; a carry moves to the next binade or to infinity.
-  const auto odd = hn::And(hn::ShiftRight<13>(x), hn::Set(du, 1u));
-  const auto normal = hn::ShiftRight<13>(hn::Add(hn::Sub(x, hn::Set(du, 112u << 23)), hn::Add(hn::Set(du, 0xfffu), odd)));
-  // Unsigned comparisons through signed ones (x has no sign bit here); x >= 2^16 as x > below it.
-  const hn::RebindToSigned<DU> di;
-  const auto xi = hn::BitCast(di, x);
-  auto half = hn::IfThenElse(hn::RebindMask(du, hn::Lt(xi, hn::Set(di, 0x38800000))), small, normal);
-  half = hn::IfThenElse(hn::RebindMask(du, hn::Gt(xi, hn::Set(di, 0x477fffff))), large, half);
-  return hn::Or(half, hn::ShiftRight<16>(sign));
-}
-
-/// float bits -> bfloat16 bits (in 32-bit lanes): float_to_bfloat16_bits, lane-wise.
-template <class DU>
-HWY_INLINE hn::Vec<DU> Bfloat16Bits(DU du, hn::Vec<DU> x) {
-  const hn::RebindToSigned<DU> di;
-  const auto magnitude = hn::BitCast(di, hn::And(x, hn::Set(du, 0x7fffffffu)));
-  const auto is_nan = hn::RebindMask(du, hn::Gt(magnitude, hn::Set(di, 0x7f800000)));
-  const auto odd = hn::And(hn::ShiftRight<16>(x), hn::Set(du, 1u));
-  const auto rounded = hn::ShiftRight<16>(hn::Add(x, hn::Add(hn::Set(du, 0x7fffu), odd)));
-  return hn::IfThenElse(is_nan, hn::Or(hn::ShiftRight<16>(x), hn::Set(du, 0x40u)), rounded);
-}
 
 // kDivide is a template parameter, not a select inside the loop: a compiler may turn
 // `divide ? v / d : v` into `v / (divide ? d : 1)`, which quiets a signalling NaN that the scalar
@@ -82,11 +47,8 @@ void FinishTyped(const FloatFinishCall& call) {
       hn::Store(v, da, lanes);
       std::memcpy(out + i, lanes, static_cast<std::size_t>(count) * sizeof(T));
     } else {
-      const hn::RebindToUnsigned<decltype(da)> du;
       const hn::Rebind<std::uint16_t, decltype(da)> d16;
-      const auto bits32 = std::is_same_v<T, float16> ? HalfBits(du, hn::BitCast(du, v)) : Bfloat16Bits(du, hn::BitCast(du, v));
-      // Every lane holds at most 0xffff: the saturating demotion from signed lanes is exact.
-      const auto bits = hn::DemoteTo(d16, hn::BitCast(hn::RebindToSigned<decltype(du)>(), bits32));
+      const auto bits = FloatToHalfLanes<T>(da, v);
       if (count == N) return hn::StoreU(bits, d16, reinterpret_cast<std::uint16_t*>(out + i));
       HWY_ALIGN std::uint16_t lanes[hn::MaxLanes(da)];
       hn::Store(bits, d16, lanes);

@@ -14,24 +14,23 @@
 #include <hwy/highway.h>
 
 #include "einops/dtype.hpp"
+#include "half_convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 
 /// Lanes(d) elements of T from `p` (unaligned), widened to d's type: float and double as they
-/// are, float16 and bfloat16 to float.
+/// are, float16 and bfloat16 to float (half_convert-inl.h's contract).
 template <class T, class D>
 HWY_INLINE hwy::HWY_NAMESPACE::Vec<D> LoadWide(D d, const T* p) {
   namespace hn = hwy::HWY_NAMESPACE;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     return hn::LoadU(d, p);
-  } else if constexpr (std::is_same_v<T, float16>) {
-    const hn::Rebind<hwy::float16_t, D> dh;
-    return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
-  } else {  // bfloat16: the upper half of a float
+  } else {
     const hn::Rebind<std::uint16_t, D> d16;
-    const hn::Rebind<std::uint32_t, D> d32;
-    return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(d32, hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(p)))));
+    const auto bits = hn::LoadU(d16, reinterpret_cast<const std::uint16_t*>(p));
+    if constexpr (std::is_same_v<T, float16>) return HalfBitsToFloat(d, bits);
+    else return Bfloat16BitsToFloat(d, bits);
   }
 }
 

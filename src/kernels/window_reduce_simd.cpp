@@ -33,6 +33,8 @@
 
 #include <hwy/highway.h>
 
+#include "half_convert-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -66,36 +68,6 @@ using AccLane = std::conditional_t<kLogical<R>, hwy::UnsignedFromSize<sizeof(InL
 template <Reduction R, class T>
 using WindowTag = hn::CappedTag<AccLane<R, T>, 32 / sizeof(AccLane<R, T>)>;
 
-/// float16 bits to float, exactly as float16's own widening (NaN payloads and subnormals
-/// included), in integer steps: targets without a conversion instruction emulate it loosely.
-template <class DF>
-HWY_INLINE hn::Vec<DF> HalfToFloat(DF df, hn::Vec<hn::Rebind<std::uint16_t, DF>> bits) {
-  const hn::RebindToUnsigned<DF> du;
-  const hn::RebindToSigned<DF> di;
-  constexpr std::uint32_t kSignBit = 0x8000, kInfinityBits = 0x7c00, kSmallestNormal = 0x0400;
-  constexpr std::uint32_t kRebias = (127 - 15) << 23, kFloatInfinity = 0x7f800000;
-  constexpr float kSubnormalUnit = 1.0f / 16777216.0f;  // 2^-24: float16's subnormal step
-  const auto h = hn::PromoteTo(du, bits);
-  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, kSignBit)));
-  const auto magnitude = hn::And(h, hn::Set(du, kSignBit - 1));
-  const auto shifted = hn::ShiftLeft<13>(magnitude);
-  const auto normal = hn::Add(shifted, hn::Set(du, kRebias));
-  const auto special = hn::Or(shifted, hn::Set(du, kFloatInfinity));
-  const auto subnormal = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, hn::BitCast(di, magnitude)), hn::Set(df, kSubnormalUnit)));
-  const auto magnitude_i = hn::BitCast(di, magnitude);
-  auto result = hn::IfThenElse(hn::RebindMask(du, hn::Lt(magnitude_i, hn::Set(di, kSmallestNormal))), subnormal, normal);
-  result = hn::IfThenElse(hn::RebindMask(du, hn::Gt(magnitude_i, hn::Set(di, kInfinityBits - 1))), special, result);
-  return hn::BitCast(df, hn::Or(result, sign));
-}
-
-/// Whether this target widens float16 with a conversion instruction (x86's F16C), exact for every
-/// value but a signalling NaN, which it quiets.
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
-inline constexpr bool kHalfConversionInstruction = true;
-#else
-inline constexpr bool kHalfConversionInstruction = false;
-#endif
-
 /// Sums, means and products: their arithmetic quiets a NaN input whichever way it was widened.
 template <Reduction R>
 inline constexpr bool kArithmetic = R == Reduction::sum || R == Reduction::mean || R == Reduction::prod;
@@ -115,12 +87,10 @@ HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
     return x;
   } else if constexpr (std::is_same_v<T, float16>) {
     // min and max return a NaN input's bits unchanged: they take the exact widening.
-    if constexpr (kArithmetic<R> && kHalfConversionInstruction)
-      return hn::PromoteTo(da, hn::BitCast(hn::Rebind<hwy::float16_t, DA>(), x));
-    else
-      return HalfToFloat(da, x);
-  } else if constexpr (std::is_same_v<T, bfloat16>) {  // the upper half of a float
-    return hn::BitCast(da, hn::ShiftLeft<16>(hn::PromoteTo(hn::Rebind<std::uint32_t, DA>(), x)));
+    if constexpr (kArithmetic<R>) return HalfBitsToFloat(da, x);
+    else return HalfBitsToFloatExact(da, x);
+  } else if constexpr (std::is_same_v<T, bfloat16>) {
+    return Bfloat16BitsToFloat(da, x);
   } else {  // integer and bool sums: 64-bit lanes, sign-extended as the scalar conversion
     static_assert(sizeof(A) == 8);
     using Wide = std::conditional_t<std::is_signed_v<L>, std::int64_t, std::uint64_t>;

@@ -6,6 +6,7 @@
 #    einops::detail only the functions that public headers name (their inline code and templates
 #    call them, so they must be exported);
 #  - EinopsError's type information is exported, so that callers catch it by type.
+cmake_minimum_required(VERSION 3.25)
 string(REGEX MATCH "^[0-9]+\\.[0-9]+" major_minor "${VERSION}")
 string(REGEX MATCH "^[0-9]+" major "${VERSION}")
 if(major EQUAL 0)

@@ -11,6 +11,7 @@
 # sub-build's consumer links, e.g. eigen), SHARED (the sub-build makes a shared libeinops: its
 # exports are checked by check_exports.cmake with NM), EXPECTED_VERSION, EXPECT_CAUGHT (the
 # consumer must report the EinopsError it caught).
+cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
   execute_process(COMMAND ${ARGV} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)

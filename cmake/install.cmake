@@ -1,7 +1,8 @@
 # install() with an exported config, so that an installed copy is found by
 # find_package(einops CONFIG REQUIRED) and linked as einops::einops, and a pkg-config file
-# (einops.pc) for builds that do not use CMake. Included when EINOPS_INSTALL is ON.
-include(GNUInstallDirs)
+# (einops.pc) for builds that do not use CMake. Included when EINOPS_INSTALL is ON. The adapter
+# targets install themselves (cmake/adapters.cmake), one export file per component; the
+# command-line tool installs itself (tools/).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS einops EXPORT einopsTargets
@@ -42,7 +43,9 @@ if(EINOPS_WITH_BLAS)
   list(PREPEND pc_libs ${BLAS_LIBRARIES})
 endif()
 list(JOIN pc_libs " " pc_libs)
+set(EINOPS_PC_CFLAGS "")
 if(BUILD_SHARED_LIBS)
+  set(EINOPS_PC_CFLAGS " -DEINOPS_SHARED")
   set(EINOPS_PC_DEPENDENCIES "Requires.private: libhwy\nLibs: -L\${libdir} -leinops\nLibs.private: ${pc_libs}")
 else()
   set(EINOPS_PC_DEPENDENCIES "Requires: libhwy\nLibs: -L\${libdir} -leinops ${pc_libs}")

@@ -22,6 +22,7 @@
 #include <span>
 #include <type_traits>
 
+#include "einops/export.hpp"
 #include "einops/ops.hpp"
 #include "einops/parse_shape.hpp"
 #include "einops/pattern_arg.hpp"
@@ -30,7 +31,8 @@
 namespace einops {
 namespace detail {
 /// The work of every check_shape overload, compiled once (src/check_shape.cpp).
-ParsedShape check_shape(std::span<const std::int64_t> shape, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API ParsedShape check_shape(std::span<const std::int64_t> shape, const PatternRef& pattern,
+                                   const AxisLengths& lengths);
 }  // namespace detail
 
 /// check_shape on a shape.

@@ -14,7 +14,7 @@
 // matrix input is an Eigen::Matrix. A literal pattern whose left side does not fit the input's
 // rank does not compile. See backend.hpp for every spelling and result type.
 //
-// Only this header includes Eigen; link Eigen3::Eigen (Debian: libeigen3-dev).
+// Only this header includes Eigen; link einops::eigen (Debian: libeigen3-dev).
 #pragma once
 
 #include <Eigen/Core>

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/tensor.hpp"
 
@@ -30,11 +31,11 @@ namespace einops {
 // ---- run-time typed core (AnyTensor) -----------------------------------------------------------
 
 /// einops.einsum over any number of operands (one or more) of one dtype; the result has that dtype.
-AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern);
+EINOPS_API AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern);
 
 /// The same, writing into a caller-provided tensor (no allocation for the result). `out` must
 /// have the result's shape and dtype, may have any strides, and must not overlap an operand.
-void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern);
+EINOPS_API void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern);
 inline void einsum_into(std::initializer_list<AnyTensor> operands, const AnyTensor& out, einsum_pattern<> pattern) {
   einsum_into(std::span<const AnyTensor>(operands.begin(), operands.size()), out, pattern);
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "einops/detail/walk.hpp"
+#include "einops/export.hpp"
 #include "einops/pattern.hpp"
 
 namespace einops {
@@ -26,7 +27,7 @@ inline constexpr std::size_t kMaxCachedPatternBytes = 4096;
 /// list input, a packed tensor, `Tensor<T>(shape)`). Larger requests throw EinopsError before
 /// allocating. The default is the machine's physical memory; `bytes == 0` restores it.
 /// Thread-safe; it applies to calls that start after it returns.
-void set_max_allocation_bytes(std::size_t bytes);
-std::size_t max_allocation_bytes();
+EINOPS_API void set_max_allocation_bytes(std::size_t bytes);
+EINOPS_API std::size_t max_allocation_bytes();
 
 }  // namespace einops

@@ -9,20 +9,22 @@
 
 #include <cstddef>
 
+#include "einops/export.hpp"
+
 namespace einops {
 
 /// Turns reuse on (the default) or off; turning it off also empties the cache.
-void set_buffer_cache_enabled(bool enabled);
-bool buffer_cache_enabled();
+EINOPS_API void set_buffer_cache_enabled(bool enabled);
+EINOPS_API bool buffer_cache_enabled();
 
 /// The most bytes kept for reuse (default 512 MiB). Lowering it trims the cache.
-void set_buffer_cache_limit(std::size_t bytes);
-std::size_t buffer_cache_limit();
+EINOPS_API void set_buffer_cache_limit(std::size_t bytes);
+EINOPS_API std::size_t buffer_cache_limit();
 
 /// Returns every cached buffer to the system.
-void clear_buffer_cache();
+EINOPS_API void clear_buffer_cache();
 
 /// Bytes held by the cache now (buffers of live tensors are not counted).
-std::size_t buffer_cache_bytes();
+EINOPS_API std::size_t buffer_cache_bytes();
 
 }  // namespace einops

@@ -22,7 +22,7 @@
 // int16 int32 float32 float64 float16. A result of a type OpenCV lacks (int64 from the sum of
 // integers, bool from any/all) throws EinopsError naming what to do instead.
 //
-// Only this header includes OpenCV; link opencv_core (Debian: libopencv-dev).
+// Only this header includes OpenCV; link einops::opencv (Debian: libopencv-dev).
 #pragma once
 
 #include <opencv2/core.hpp>

@@ -19,6 +19,7 @@
 
 #include "einops/detail/odometer.hpp"
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
@@ -61,22 +62,26 @@ struct TensorRef {
   std::int64_t size() const { return element_count(shape); }
 };
 
-AnyTensor rearrange(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
-AnyTensor rearrange(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
-AnyTensor repeat(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
-AnyTensor repeat(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
-AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths);
-AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::string_view reduction,
-                 const AxisLengths& lengths);
-void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
-void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths);
-void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths);
-AnyTensor contiguous(const TensorRef& x);
+EINOPS_API AnyTensor rearrange(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API AnyTensor rearrange(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API AnyTensor repeat(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API AnyTensor repeat(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction,
+                            const AxisLengths& lengths);
+EINOPS_API AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::string_view reduction,
+                            const AxisLengths& lengths);
+EINOPS_API void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern,
+                               const AxisLengths& lengths);
+EINOPS_API void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern,
+                            const AxisLengths& lengths);
+EINOPS_API void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern,
+                            std::string_view reduction, const AxisLengths& lengths);
+EINOPS_API AnyTensor contiguous(const TensorRef& x);
 
 /// Throws EinopsError naming the call when the result of `plan` (elements of `element_size`
 /// bytes) would exceed the allocation limit (limits.hpp); called before allocating it.
-void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
-                       const AxisLengths& lengths);
+EINOPS_API void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
+                                  const AxisLengths& lengths);
 
 /// How each accepted input type reaches the core and how a result comes back in the caller's
 /// element type. A list (std::vector) is stacked on a new leading axis, as einops does.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/tensor.hpp"
 
@@ -32,15 +33,15 @@ struct Packed {
 // ---- run-time typed core (AnyTensor) -----------------------------------------------------------
 
 /// einops.pack: a new tensor holding every input. All inputs have one dtype.
-Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern);
+EINOPS_API Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern);
 inline Packed<AnyTensor> pack(std::initializer_list<AnyTensor> tensors, pack_pattern pattern) {
   return pack(std::span<const AnyTensor>(tensors.begin(), tensors.size()), pattern);
 }
 
 /// einops.unpack: one tensor per packed shape, each a view into `packed` (no copy). A packed
 /// shape may hold one -1 in all (its length is inferred).
-std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
-                              pack_pattern pattern);
+EINOPS_API std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
+                                         pack_pattern pattern);
 
 // ---- typed overloads ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "einops/export.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
@@ -35,9 +36,9 @@ class ParsedShape {
   explicit ParsedShape(std::vector<Entry> entries) : entries_(std::move(entries)) {}
 
   /// The length of `name`; throws EinopsError when the pattern did not name it.
-  std::int64_t operator[](std::string_view name) const;
+  EINOPS_API std::int64_t operator[](std::string_view name) const;
   std::int64_t at(std::string_view name) const { return (*this)[name]; }
-  bool contains(std::string_view name) const;
+  EINOPS_API bool contains(std::string_view name) const;
 
   const_iterator begin() const { return entries_.begin(); }
   const_iterator end() const { return entries_.end(); }
@@ -55,7 +56,7 @@ class ParsedShape {
 };
 
 /// einops.parse_shape on a shape.
-ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern pattern);
+EINOPS_API ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern pattern);
 
 /// einops.parse_shape on any tensor of this library (Tensor, TensorView, AnyTensor).
 template <class TensorLike>

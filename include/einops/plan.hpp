@@ -19,6 +19,7 @@
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/pattern_checks.hpp"
@@ -35,7 +36,8 @@ class AxisLengths {
  public:
   using Entry = std::pair<std::string, std::int64_t>;
   AxisLengths() = default;
-  AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries);  // out of line: less code per call
+  // Out of line: less code per call.
+  EINOPS_API AxisLengths(std::initializer_list<std::pair<std::string_view, std::int64_t>> entries);
   explicit AxisLengths(std::vector<Entry> entries) : entries_(std::move(entries)) {}
   /// From a map of names to lengths (std::map: in name order).
   template <class Map>
@@ -95,34 +97,36 @@ struct Plan {
 
 /// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
 /// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
-std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                      const PatternRef& pattern, std::span<const std::int64_t> shape,
-                                      const AxisLengths& lengths);
+EINOPS_API std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                                 const PatternRef& pattern, std::span<const std::int64_t> shape,
+                                                 const AxisLengths& lengths);
 
 /// The cached version: the same plan object for the same full key.
-std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                     const PatternRef& pattern, std::span<const std::int64_t> shape,
-                                     const AxisLengths& lengths);
+EINOPS_API std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                                const PatternRef& pattern, std::span<const std::int64_t> shape,
+                                                const AxisLengths& lengths);
 
 /// Parses and checks a reduction name ("min", ..., "all"; "rearrange" and "repeat" mean none).
 /// Throws EinopsError naming the pattern for an unknown name.
-std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern);
+EINOPS_API std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern);
 
 namespace detail {
 
 /// get_plan without the shared ownership (no reference-count traffic on the hot path): the plan
 /// stays valid until this thread's next get_plan or borrow_plan. For calls that look up no other
 /// plan and run no user code while they use it (rearrange, reduce, repeat and their _into forms).
-const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                        const PatternRef& pattern, std::span<const std::int64_t> shape, const AxisLengths& lengths);
+EINOPS_API const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                   const PatternRef& pattern, std::span<const std::int64_t> shape,
+                                   const AxisLengths& lengths);
 
 /// The walk of `plan` for an input with the given strides (in elements) into an output with the
 /// given strides, with adjacent axes merged. No heap allocation.
-Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
-               std::span<const std::int64_t> output_strides);
+EINOPS_API Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
+                          std::span<const std::int64_t> output_strides);
 
 /// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
-std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan,
+                                                                 std::span<const std::int64_t> input_strides);
 
 /// Two output axes of a plan (indices into output_axis_names) that one output dimension merges
 /// but whose strides in the input do not continue each other: the reason a view is impossible.
@@ -133,16 +137,16 @@ struct ViewConflict {
 
 /// Strides of the output when it can be a view of an input with `input_strides`, else nullopt
 /// (then `conflict`, when given, names the axes that cannot be merged).
-std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
-                                  ViewConflict* conflict = nullptr);
+EINOPS_API std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
+                                             ViewConflict* conflict = nullptr);
 
 /// Entries and capacity of the plan cache (for tests and diagnostics).
-std::size_t plan_cache_size();
-std::size_t plan_cache_capacity();
-void clear_plan_cache();
+EINOPS_API std::size_t plan_cache_size();
+EINOPS_API std::size_t plan_cache_capacity();
+EINOPS_API void clear_plan_cache();
 /// Entries and capacity of the cache of parsed run-time patterns (same purpose).
-std::size_t pattern_cache_size();
-std::size_t pattern_cache_capacity();
+EINOPS_API std::size_t pattern_cache_size();
+EINOPS_API std::size_t pattern_cache_capacity();
 
 }  // namespace detail
 }  // namespace einops

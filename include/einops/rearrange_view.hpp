@@ -17,6 +17,7 @@
 #include <span>
 #include <type_traits>
 
+#include "einops/export.hpp"
 #include "einops/ops.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
@@ -33,11 +34,11 @@ struct ViewLayout {
 
 /// rearrange of a tensor of `shape` and `strides` as a view of its memory: every check of
 /// rearrange, then the result's layout; throws EinopsError naming the axes that would need a copy.
-ViewLayout rearrange_view_layout(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
-                                 const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API ViewLayout rearrange_view_layout(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                            const PatternRef& pattern, const AxisLengths& lengths);
 
 /// rearrange_view on the borrowed input: an AnyTensor over the same memory (and storage).
-AnyTensor rearrange_view(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
+EINOPS_API AnyTensor rearrange_view(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
 
 /// The result type of rearrange_view for each built-in input: the input's own kind.
 template <class X>

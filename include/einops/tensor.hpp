@@ -17,6 +17,7 @@
 
 #include "einops/dtype.hpp"
 #include "einops/error.hpp"
+#include "einops/export.hpp"
 
 namespace einops {
 
@@ -27,7 +28,7 @@ namespace detail {
 /// Storage for `bytes`, 64-byte aligned (as LibTorch's), zero-filled when `zeroed`. Buffers of
 /// 1 MiB or more are 2 MiB aligned, marked for huge pages and reused once released (see
 /// einops/memory.hpp). Kernels run fastest when rows start on cache lines.
-std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed);
+EINOPS_API std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed);
 
 /// Row-major (C order) strides of `shape`, in elements. Exact for a shape checked_element_count
 /// accepts; for any other (an empty tensor with huge lengths) they wrap, with no undefined
@@ -55,20 +56,20 @@ inline std::int64_t element_count(std::span<const std::int64_t> shape) {
 
 /// Number of elements, or throws EinopsError when a length is negative or the product of the
 /// non-zero lengths does not fit in int64 (so that no product of lengths overflows, in any order).
-std::int64_t checked_element_count(std::span<const std::int64_t> shape);
+EINOPS_API std::int64_t checked_element_count(std::span<const std::int64_t> shape);
 
 /// Why a tensor of `shape` with elements of `element_size` bytes may not be allocated (its byte
 /// count overflows or exceeds max_allocation_bytes(), limits.hpp), or an empty string.
-std::string allocation_problem(std::span<const std::int64_t> shape, std::size_t element_size);
+EINOPS_API std::string allocation_problem(std::span<const std::int64_t> shape, std::size_t element_size);
 
 /// The element count of a tensor about to be allocated; throws EinopsError (with the reason of
 /// allocation_problem) instead of allocating too much.
-std::int64_t checked_allocation_count(std::span<const std::int64_t> shape, std::size_t element_size);
+EINOPS_API std::int64_t checked_allocation_count(std::span<const std::int64_t> shape, std::size_t element_size);
 
 /// Throws EinopsError when some element of a view (shape, strides in elements) lies further
 /// from its first element than a byte offset can express: kernels may then add offsets freely.
-void check_view_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
-                       std::size_t element_size);
+EINOPS_API void check_view_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
+                                  std::size_t element_size);
 
 inline bool is_row_major_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
   std::uint64_t step = 1;  // unsigned: a hostile shape may overflow it, never with undefined behaviour
@@ -229,7 +230,7 @@ class AnyTensor {
  public:
   AnyTensor() = default;
   /// A zero-filled tensor of the given dtype and shape.
-  AnyTensor(DType dtype, Shape shape);
+  EINOPS_API AnyTensor(DType dtype, Shape shape);
   AnyTensor(DType dtype, std::shared_ptr<void> storage, void* data, Shape shape, Shape strides)
       : dtype_(dtype), storage_(std::move(storage)), data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
   template <Element T>

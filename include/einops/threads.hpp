@@ -18,6 +18,8 @@
 
 #include <chrono>
 
+#include "einops/export.hpp"
+
 namespace einops {
 
 /// The most threads the kernels use; larger settings count as this.
@@ -29,10 +31,10 @@ inline constexpr int kMaxThreads = 256;
 /// --cpuset-cpus`), its cgroup's CPU quota rounded up (`docker --cpus=1.5`: 2) and the hardware
 /// threads. The default is computed once, at first use; later changes to the affinity, the quota
 /// or the variable do not move it. Calling this always wins over the default.
-void set_num_threads(int n);
+EINOPS_API void set_num_threads(int n);
 
 /// The current setting (at least 1).
-int get_num_threads();
+EINOPS_API int get_num_threads();
 
 /// How long an idle worker thread polls for the next piece of work before it sleeps. Waking a
 /// sleeping thread costs about as much as a whole large copy, and loops
@@ -41,10 +43,10 @@ int get_num_threads();
 /// the CPUs with its threads, may want 0 (workers sleep at once). The default is
 /// kDefaultSpinWait, or EINOPS_SPIN_WAIT_US where set (see above). Negative durations count as 0,
 /// longer ones than kMaxSpinWait as kMaxSpinWait. Applies from each worker's next wait on.
-void set_spin_wait(std::chrono::microseconds wait);
+EINOPS_API void set_spin_wait(std::chrono::microseconds wait);
 
 /// The current spin wait.
-std::chrono::microseconds get_spin_wait();
+EINOPS_API std::chrono::microseconds get_spin_wait();
 
 /// The spin wait's default (without EINOPS_SPIN_WAIT_US).
 inline constexpr std::chrono::microseconds kDefaultSpinWait{200};

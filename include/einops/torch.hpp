@@ -22,7 +22,8 @@
 // the call. `einops::rearrange_view(x, pattern)` promises a view (torch.Tensor.view's semantics) and
 // throws where a copy would be needed. The layers (Rearrange, Reduce, EinMix) are in einops/layers/torch.hpp.
 //
-// Only this header (and the layers) include LibTorch; link ${TORCH_LIBRARIES} (Debian: libtorch-dev).
+// Only this header (and the layers) include LibTorch; link einops::torch, which brings LibTorch's
+// headers, TORCH_CXX_FLAGS and libraries (Debian: libtorch-dev).
 #pragma once
 
 #include <ATen/ATen.h>

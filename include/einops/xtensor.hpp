@@ -14,7 +14,7 @@
 // pattern whose left side does not fit an xt::xtensor's rank does not compile. See backend.hpp
 // for every spelling and result type.
 //
-// Only this header includes xtensor; link the `xtensor` CMake target (Debian: xtensor-dev).
+// Only this header includes xtensor; link einops::xtensor (Debian: xtensor-dev).
 #pragma once
 
 #include <xtensor/xarray.hpp>

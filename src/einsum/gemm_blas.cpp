@@ -2,7 +2,8 @@
 // operands' own memory whenever their strides allow (a transposed operand is passed as such, not
 // copied). A C whose columns, not rows, are contiguous is computed as C^T = B^T · A^T. Operands
 // BLAS cannot address (negative, zero or interleaved strides) are packed per batch element into a
-// contiguous buffer; so is a C it cannot write.
+// contiguous buffer; so is a C it cannot write. Only the plain CBLAS interface is used (int sizes
+// and leading dimensions, checked to fit), so that any BLAS with a cblas.h serves.
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -35,14 +36,14 @@ MatrixLayout transposed(MatrixLayout layout) { return {layout.col_stride, layout
 
 struct BlasOperand {
   CBLAS_TRANSPOSE transpose = CblasNoTrans;
-  blasint ld = 1;
+  int ld = 1;
 };
 
 /// How BLAS reads a rows x cols operand in place: as stored, or as the transpose of a row-major
 /// cols x rows matrix.
 std::optional<BlasOperand> blas_operand(std::int64_t rows, std::int64_t cols, MatrixLayout layout) {
-  if (auto ld = row_major_ld(rows, cols, layout)) return BlasOperand{CblasNoTrans, static_cast<blasint>(*ld)};
-  if (auto ld = row_major_ld(cols, rows, transposed(layout))) return BlasOperand{CblasTrans, static_cast<blasint>(*ld)};
+  if (auto ld = row_major_ld(rows, cols, layout)) return BlasOperand{CblasNoTrans, static_cast<int>(*ld)};
+  if (auto ld = row_major_ld(cols, rows, transposed(layout))) return BlasOperand{CblasTrans, static_cast<int>(*ld)};
   return std::nullopt;
 }
 
@@ -62,8 +63,8 @@ BatchedGemm transposed(const BatchedGemm& p) {
 }
 
 template <class T>
-void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint m, blasint n, blasint k, const T* a, blasint lda,
-               const T* b, blasint ldb, T* c, blasint ldc) {
+void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const T* a, int lda,
+               const T* b, int ldb, T* c, int ldc) {
   if constexpr (std::is_same_v<T, float>)
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
   else
@@ -83,7 +84,7 @@ bool run(const BatchedGemm& problem) {
   // BLAS writes C row-major; a column-major C is the transposed product.
   BatchedGemm p = problem;
   if (!row_major_ld(p.m, p.n, p.c_layout) && row_major_ld(p.n, p.m, transposed(p.c_layout))) p = transposed(problem);
-  const auto m = static_cast<blasint>(p.m), n = static_cast<blasint>(p.n), k = static_cast<blasint>(p.k);
+  const auto m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
 
   const std::optional<BlasOperand> a_in_place = blas_operand(p.m, p.k, p.a_layout);
   const std::optional<BlasOperand> b_in_place = blas_operand(p.k, p.n, p.b_layout);
@@ -93,7 +94,7 @@ bool run(const BatchedGemm& problem) {
   std::vector<T> c_buffer(c_in_place ? 0 : static_cast<std::size_t>(p.m * p.n));
   const BlasOperand a_op = a_in_place.value_or(BlasOperand{CblasNoTrans, k});
   const BlasOperand b_op = b_in_place.value_or(BlasOperand{CblasNoTrans, n});
-  const auto ldc = static_cast<blasint>(c_in_place.value_or(p.n));
+  const auto ldc = static_cast<int>(c_in_place.value_or(p.n));
 
   const T* a = static_cast<const T*>(p.a);
   const T* b = static_cast<const T*>(p.b);

@@ -17,6 +17,7 @@
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/ops.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
@@ -29,8 +30,8 @@ inline constexpr std::size_t dynamic_rank = static_cast<std::size_t>(-1);
 namespace detail {
 
 /// A TensorRef over caller memory: no storage to keep alive.
-TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
-                 std::span<const std::int64_t> strides);
+EINOPS_API TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
+                            std::span<const std::int64_t> strides);
 
 /// A tensor of another library seen as a built-in strided view: its shape and strides copied
 /// into fixed arrays (other libraries store neither as int64), its memory borrowed, not copied.
@@ -53,10 +54,10 @@ class BorrowedTensor {
   const void* data() const { return data_; }
   TensorRef ref() const { return borrow(dtype_, data_, shape(), strides()); }
   /// The same memory as a built-in AnyTensor (aliasing, no copy).
-  AnyTensor alias() const;
+  EINOPS_API AnyTensor alias() const;
 
  private:
-  [[noreturn]] static void reject(std::size_t rank, std::size_t stride_count);
+  [[noreturn]] EINOPS_API static void reject(std::size_t rank, std::size_t stride_count);
 
   DType dtype_;
   const void* data_;
@@ -70,19 +71,19 @@ class BorrowedTensor {
 /// the kernels write into that memory directly.
 class PlannedCall {
  public:
-  PlannedCall(Operation operation, std::optional<std::string_view> reduction, TensorRef x, PatternRef pattern,
-              const AxisLengths& lengths);
+  EINOPS_API PlannedCall(Operation operation, std::optional<std::string_view> reduction, TensorRef x,
+                         PatternRef pattern, const AxisLengths& lengths);
 
-  std::span<const std::int64_t> output_shape() const;
+  EINOPS_API std::span<const std::int64_t> output_shape() const;
   /// numpy's result dtype (reduce: bool for any/all, int64 for sums of integers, ...).
-  DType output_dtype() const;
+  EINOPS_API DType output_dtype() const;
   /// Throws EinopsError unless a result of `rank` dimensions (dynamic_rank: any) holding
   /// `dtype` can take the result; `how_to_ask` says how to request the right one.
-  void expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const;
+  EINOPS_API void expect_result(std::size_t rank, DType dtype, std::string_view how_to_ask) const;
   /// Runs the kernels: `out` has the output shape and dtype, any strides, no overlap with x.
-  void write_into(TensorRef out) const;
+  EINOPS_API void write_into(TensorRef out) const;
   /// The result as a built-in tensor (a view of the input when no element moves).
-  AnyTensor result() const;
+  EINOPS_API AnyTensor result() const;
 
  private:
   std::shared_ptr<const Plan> plan_;
@@ -94,13 +95,13 @@ class PlannedCall {
 
 /// For results computed as built-in tensors (list inputs, pack, unpack, einsum): throws
 /// EinopsError unless `y` fits a result of `rank` dimensions (dynamic_rank: any) and `dtype`.
-void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::string_view operation,
-                      std::string_view pattern, std::string_view how_to_ask);
+EINOPS_API void expect_result_of(const AnyTensor& y, std::size_t rank, DType dtype, std::string_view operation,
+                                 std::string_view pattern, std::string_view how_to_ask);
 /// Throws EinopsError: a backend's own ops gave a result of `shape`, the caller asked for `rank`.
-[[noreturn]] void fail_result_rank(std::string_view operation, std::string_view pattern,
-                                   std::span<const std::int64_t> shape, std::size_t rank);
+[[noreturn]] EINOPS_API void fail_result_rank(std::string_view operation, std::string_view pattern,
+                                              std::span<const std::int64_t> shape, std::size_t rank);
 /// Copies `y` into `out` (same shape and dtype, any strides).
-void copy_into(const AnyTensor& y, TensorRef out);
+EINOPS_API void copy_into(const AnyTensor& y, TensorRef out);
 
 /// einops' own recipe for a backend with its own ops (einops/_backends.py): reshape to the
 /// elementary axes, reduce, permute, add and broadcast new axes, reshape to the output; the steps
@@ -124,9 +125,10 @@ struct OpsRecipe {
 /// ops call einops again on this thread (those calls then plan without the cache).
 class OpsRecipeUse {
  public:
-  OpsRecipeUse(Operation operation, std::optional<std::string_view> reduction, std::span<const std::int64_t> shape,
-               std::optional<DType> dtype, PatternRef pattern, const AxisLengths& lengths);
-  ~OpsRecipeUse();
+  EINOPS_API OpsRecipeUse(Operation operation, std::optional<std::string_view> reduction,
+                          std::span<const std::int64_t> shape, std::optional<DType> dtype, PatternRef pattern,
+                          const AxisLengths& lengths);
+  EINOPS_API ~OpsRecipeUse();
   OpsRecipeUse(const OpsRecipeUse&) = delete;
   OpsRecipeUse& operator=(const OpsRecipeUse&) = delete;
 
@@ -144,7 +146,7 @@ struct OpsPackLayout {
   std::vector<Shape> flattened_shapes;
   std::vector<Shape> packed_shapes;
 };
-OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pattern);
+EINOPS_API OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pattern);
 
 /// The part of `unpack` for a backend with its own ops: per part, the slice [begin, end) along
 /// `axis` and the shape that slice is reshaped to.
@@ -157,15 +159,15 @@ struct OpsUnpackLayout {
   std::size_t axis = 0;
   std::vector<OpsUnpackPart> parts;
 };
-OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std::vector<Shape>& packed_shapes,
-                                  std::string_view pattern);
+EINOPS_API OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape,
+                                             const std::vector<Shape>& packed_shapes, std::string_view pattern);
 
 /// einops' single-letter form of an einsum pattern ("a b, b c -> a c" gives "ab,bc->ac"), what
 /// einops hands to a backend's einsum. Throws EinopsError for a malformed pattern.
-std::string compact_einsum_pattern(std::string_view pattern);
+EINOPS_API std::string compact_einsum_pattern(std::string_view pattern);
 /// compact_einsum_pattern through this thread's small cache of recent patterns; the reference
 /// stays valid until this thread's next call.
-const std::string& compact_einsum_pattern_cached(std::string_view pattern);
+EINOPS_API const std::string& compact_einsum_pattern_cached(std::string_view pattern);
 
 }  // namespace detail
 }  // namespace einops

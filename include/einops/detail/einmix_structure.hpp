@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "einops/export.hpp"
 #include "einops/plan.hpp"
 
 namespace einops::detail {
@@ -30,11 +31,11 @@ struct EinMixStructure {
 
 /// einops' EinMix construction; throws EinopsError for every case einops rejects (its inner
 /// Rearrange layers' checks included).
-EinMixStructure einmix_structure(std::string_view pattern, std::string_view weight_shape,
-                                 const std::optional<std::string>& bias_shape, const AxisLengths& lengths);
+EINOPS_API EinMixStructure einmix_structure(std::string_view pattern, std::string_view weight_shape,
+                                            const std::optional<std::string>& bias_shape, const AxisLengths& lengths);
 
 /// einops' single-letter einsum pattern ("ba...,bac->bc...") in the library's own notation, one
 /// name per letter ("b a ..., b a c -> b c ..."): the same contraction for einops::einsum.
-std::string spaced_einsum_pattern(std::string_view compact);
+EINOPS_API std::string spaced_einsum_pattern(std::string_view compact);
 
 }  // namespace einops::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/export.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops::detail {
@@ -30,6 +31,6 @@ struct EinsumDescription {
 };
 
 /// Throws EinopsError exactly as `einsum` would for operands of these shapes and this dtype.
-EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shape> shapes, DType dtype);
+EINOPS_API EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shape> shapes, DType dtype);
 
 }  // namespace einops::detail

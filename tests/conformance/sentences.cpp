@@ -49,8 +49,16 @@ std::string sorted_sets(std::string_view text) {
   return out;
 }
 
+/// `text` with control characters other than newlines as '?': the library prints them so in the
+/// patterns it quotes (einops/error.hpp, printable), to keep a message on its lines.
+std::string printable(std::string text) {
+  for (char& ch : text)
+    if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n') ch = '?';
+  return text;
+}
+
 std::string missing(std::string_view message, std::string_view sentence) {
-  if (sorted_sets(message).find(sorted_sets(sentence)) != std::string::npos) return {};
+  if (printable(sorted_sets(message)).find(printable(sorted_sets(sentence))) != std::string::npos) return {};
   return "einops' sentence '" + std::string(sentence) + "' is missing";
 }
 

@@ -17,7 +17,8 @@ bool has_einops_sentence(const Case& c);
 
 /// Why `message` (the library's EinopsError for case `c`) lacks einops' sentence; empty when it
 /// holds it, or when `c` has none. Python set reprs ("{'h', 'w'}") match in any order: Python
-/// prints a set in its hash order, which changes from run to run.
+/// prints a set in its hash order, which changes from run to run. Control characters compare as
+/// '?', as the library prints them in a pattern.
 std::string check_einops_sentence(const Case& c, std::string_view message);
 
 }  // namespace conformance

@@ -68,9 +68,12 @@ std::string pattern_sentence(const CallContext& context, const PatternError& err
   switch (error.kind) {
     case PatternErrorKind::unknown_character: return "Unknown character '" + token + "'";
     case PatternErrorKind::duplicate_axis: return "Indexing expression contains duplicate dimension \"" + token + "\"";
-    case PatternErrorKind::invalid_identifier: return "Invalid axis identifier: " + token + "\nnot a valid python identifier";
-    case PatternErrorKind::underscore_edges:
-      return "Invalid axis identifier: " + token + "\naxis name should should not start or end with underscore";
+    case PatternErrorKind::invalid_identifier:
+    case PatternErrorKind::underscore_edges: {  // "Invalid axis identifier: 2j\nnot a valid python identifier"
+      const std::string_view reason = error.reason;
+      const std::size_t colon = reason.find(": ") + 2;
+      return std::string(reason.substr(0, colon)) + token + "\n" + std::string(reason.substr(colon));
+    }
     case PatternErrorKind::unbalanced_open:
       return "Imbalanced parentheses in expression: \"" + with_ellipsis_character(side_at(pattern, error.position)) + "\"";
     case PatternErrorKind::ellipsis_right_only:

@@ -128,7 +128,7 @@ TEST(CheckShapeErrors, EveryKindOfGroup) {
   };
   fails({2, 173}, "b (h p)", {{"p", 2}}, "Shape mismatch, can't divide axis of length 173 in chunks of 2 (input dim 1, group (h p))");
   fails({2, 12}, "b (h p)", {{"h", 2}, {"p", 5}}, "Shape mismatch, 12 != 10 (input dim 1, group (h p))");
-  fails({2, 12}, "b ( h   p )", {}, '"Could not infer sizes for {'h', 'p'} (input dim 1, group ( h   p ))");
+  fails({2, 12}, "b ( h   p )", {}, "Could not infer sizes for {'h', 'p'} (input dim 1, group ( h   p ))");
   fails({2, 12}, "b (h 0)", {}, "Anonymous axis should have positive length, not 0");
   fails({2, 12}, "b (h p)", {{"p", 0}}, "can't divide axis of length 12 in chunks of 0 (division by zero) (input dim 1, group (h p))");
   fails({2, 4}, "b 3", {}, "Shape mismatch, 4 != 3 (input dim 1, group 3)");

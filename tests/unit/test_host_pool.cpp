@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -125,6 +126,7 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 TEST_F(HostPool, ResultsAreBitIdenticalToTheBuiltInPool) {
   const std::vector<float> x = random_input(std::size_t{3} << 20);
   const std::int64_t n = static_cast<std::int64_t>(x.size());
+  std::map<std::string, std::int64_t> calls_per_loop;  // some problems run as one chunk: no loop
   for (const Case& c : cases(n)) {
     einops::set_num_threads(1);
     const std::vector<float> serial = run(x, c);
@@ -142,14 +144,15 @@ TEST_F(HostPool, ResultsAreBitIdenticalToTheBuiltInPool) {
       einops::set_parallel_for(loop);
       host_calls = 0;
       EXPECT_TRUE(same_bits(serial, run(x, c))) << c.pattern << ": host loop, " << name;
-      EXPECT_GT(host_calls.load(), 0) << c.pattern << ": the host loop was not used (" << name << ")";
+      calls_per_loop[name] += host_calls.load();
     }
     einops::set_parallel_for(nullptr);
   }
+  for (const auto& [name, calls] : calls_per_loop) EXPECT_GE(calls, 4) << "the host loop was not used (" << name << ")";
 }
 
 TEST_F(HostPool, EachChunkRunsOnceAndCoversTheWork) {
-  // A copy whose every output element is written by exactly one chunk: a missed or repeated
+  // A reduction whose every output element is written by exactly one chunk: a missed or repeated
   // index would leave a wrong value or run more indices than the loop was given.
   std::int64_t given = 0;
   einops::set_parallel_for([&](std::int64_t count, const Body& body) {
@@ -157,23 +160,22 @@ TEST_F(HostPool, EachChunkRunsOnceAndCoversTheWork) {
     std_thread_loop(3)(count, body);
   });
   einops::set_num_threads(4);
-  const auto x = einops::Tensor<float>::arange({512, 1024});
-  const einops::Tensor<float> y = einops::rearrange(x, "a b -> b a");
+  const auto x = einops::Tensor<float>::arange({2048, 2048});
+  const std::vector<float> hosted = einops::reduce(x, "a b -> a", "sum").as<float>().to_vector();
   EXPECT_GT(given, 1);
   EXPECT_EQ(host_indices.load(), given);
-  bool all = true;
-  for (std::int64_t b = 0; b < 1024 && all; b += 7)
-    for (std::int64_t a = 0; a < 512 && all; a += 5) all = y.at({b, a}) == x.at({a, b});
-  EXPECT_TRUE(all);
+  einops::set_parallel_for(nullptr);
+  einops::set_num_threads(1);
+  EXPECT_TRUE(same_bits(hosted, einops::reduce(x, "a b -> a", "sum").as<float>().to_vector()));
 }
 
 TEST_F(HostPool, NotCalledForSmallWorkOrOneThread) {
   einops::set_parallel_for(std_thread_loop(2));
   einops::set_num_threads(4);
-  (void)einops::rearrange(einops::Tensor<float>::arange({30, 40}), "a b -> b a");  // below the threshold
+  (void)einops::reduce(einops::Tensor<float>::arange({30, 40}), "a b -> a", "sum");  // below the threshold
   EXPECT_EQ(host_calls.load(), 0);
   einops::set_num_threads(1);  // one thread: everything on the calling thread
-  (void)einops::rearrange(einops::Tensor<float>::arange({512, 1024}), "a b -> b a");
+  (void)einops::reduce(einops::Tensor<float>::arange({2048, 2048}), "a b -> a", "sum");
   EXPECT_EQ(host_calls.load(), 0);
 }
 
@@ -182,15 +184,15 @@ TEST_F(HostPool, EmptyLoopRestoresTheBuiltInPool) {
   einops::set_parallel_for(std_thread_loop(2));
   EXPECT_TRUE(einops::has_host_parallel_for());
   einops::set_num_threads(4);
-  const auto x = einops::Tensor<float>::arange({512, 1024});
-  const einops::Tensor<float> hosted = einops::rearrange(x, "a b -> b a");
+  const auto x = einops::Tensor<float>::arange({2048, 2048});
+  const std::vector<float> hosted = einops::reduce(x, "a b -> a", "sum").as<float>().to_vector();
   const std::int64_t calls = host_calls.load();
   EXPECT_GT(calls, 0);
   einops::set_parallel_for(nullptr);
   EXPECT_FALSE(einops::has_host_parallel_for());
-  const einops::Tensor<float> built_in = einops::rearrange(x, "a b -> b a");
+  const std::vector<float> built_in = einops::reduce(x, "a b -> a", "sum").as<float>().to_vector();
   EXPECT_EQ(host_calls.load(), calls);
-  EXPECT_EQ(hosted.to_vector(), built_in.to_vector());
+  EXPECT_TRUE(same_bits(hosted, built_in));
 }
 
 }  // namespace

@@ -27,10 +27,15 @@ struct CallContext {
 
   /// Throws EinopsError: einops' header, the inputs, then the reason.
   [[noreturn]] void fail(const std::string& reason) const;
-  /// Throws EinopsError for a fault in the pattern: the reason with the offending text quoted,
-  /// then the pattern and a caret under the fault.
+  /// Throws EinopsError for a fault in the pattern: einops' sentence (which names the offending
+  /// text where einops' does), then the pattern and a caret under the fault.
   [[noreturn]] void fail_syntax(const PatternError& error) const;
 };
+
+/// einops' sentence for a refused axis-length name: "Axis s is not used in transform", "('Invalid
+/// name for an axis', 'x_')" (einops prints the arguments of its exception), else the reason and
+/// the name.
+std::string length_name_sentence(const PatternError& error, std::string_view name);
 
 /// einops refuses the mean of a non-floating tensor: throws, naming the call, when `plan` takes a
 /// mean over at least one axis of an input of `dtype`.

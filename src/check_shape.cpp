@@ -22,7 +22,7 @@ void check_given_lengths(const CallContext& context, const Expression& expressio
   for (const auto& [name, length] : lengths.entries()) {
     names.push_back(name);
     if (const PatternError error = check_shape_length_names(expression, names))
-      context.fail(std::string(error.reason) + ": '" + name + "' (given " + name + "=" + std::to_string(length) + ")");
+      context.fail(length_name_sentence(error, name) + " (given " + name + "=" + std::to_string(length) + ")");
     if (length < 0) context.fail("Axis " + name + " is given a negative length (" + std::to_string(length) + ")");
   }
 }

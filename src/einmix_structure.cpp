@@ -9,6 +9,7 @@
 #include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/pattern.hpp"
+#include "shape_reasons.hpp"
 
 namespace einops::detail {
 // In a namespace of their own: the core's detail namespace has helpers of the same names.
@@ -39,11 +40,7 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::string set_text(const std::vector<std::string>& names) {
-  std::string text = "{";
-  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
-  return text + "}";
-}
+std::string set_text(const std::vector<std::string>& names) { return detail::python_set(names); }
 
 /// Every elementary axis in order, the ellipsis written "...".
 std::string flat_names(const Expression& expression) {

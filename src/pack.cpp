@@ -25,6 +25,17 @@ std::int64_t checked_product(std::span<const std::int64_t> lengths, const detail
 
 std::string join(std::span<const std::int64_t> lengths) { return detail::format_shape(lengths); }
 
+/// "[[4], [1], [-1, 2]]": packed shapes as einops prints the lists a caller gives it.
+std::string python_lists(const std::vector<Shape>& shapes) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (std::size_t j = 0; j < shapes[i].size(); ++j) out += (j ? ", " : "") + std::to_string(shapes[i][j]);
+    out += "]";
+  }
+  return out + "]";
+}
+
 /// Copies `x` into its slice of `out` (the part starting at `start` along the packed dimension).
 void copy_into_slice(const AnyTensor& x, const AnyTensor& out, std::size_t before, std::size_t after,
                      std::int64_t start) {
@@ -102,9 +113,10 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();
   const auto shape = packed.shape();
+  const std::string call = "unpack(..., " + std::string(pattern) + ")";  // einops' words for the call
   if (shape.size() != before + 1 + after)
-    context.fail("The input has rank " + std::to_string(shape.size()) + ", the pattern expects rank " +
-                 std::to_string(before + 1 + after) + " (its axes and one for '*')");
+    context.fail(call + " received input of wrong dim with shape " + join(shape) + " (the pattern expects rank " +
+                 std::to_string(before + 1 + after) + ": its axes and one for '*')");
 
   // Lengths along the packed dimension: each shape's product, one of them maybe unknown (-1).
   const std::int64_t available = shape[before];
@@ -116,7 +128,8 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
     for (std::int64_t length : packed_shapes[i]) {
       if (length == -1) {
         if (unknown != packed_shapes.size())
-          context.fail("More than one -1 in the packed shapes: at most one length can be inferred");
+          context.fail(call + " received more than one -1 in " + python_lists(packed_shapes) +
+                       " and can't infer dimensions");
         unknown = i;
         continue;
       }
@@ -129,9 +142,9 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
     if (unknown != i && detail::checked_add(known_total, product, known_total))
       context.fail("The packed lengths overflow int64");
   }
-  const std::string requested = "could not split axis of size " + std::to_string(available) + " into requested " +
-                                detail::format_shapes(packed_shapes) + " (input dim " + std::to_string(before) +
-                                ", group *)";
+  const std::string requested = "Error during unpack(..., \"" + std::string(pattern) +
+                                "\"): could not split axis of size " + std::to_string(available) + " into requested " +
+                                python_lists(packed_shapes) + " (input dim " + std::to_string(before) + ", group *)";
   std::int64_t inferred = -1;  // the length standing for -1
   if (unknown != packed_shapes.size()) {
     const std::int64_t rest = available - known_total;

@@ -35,12 +35,6 @@ bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return !detail::checked_mul(a, b, out);
 }
 
-std::string set_repr(const std::vector<std::string>& names) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
-  return out + "}";
-}
-
 /// Names (and "..." for the ellipsis) of one expression, in order; anonymous axes are never
 /// shared between sides, so they are listed separately.
 struct Identifiers {
@@ -76,13 +70,15 @@ void check_sides(const CallContext& context, Operation operation, const ArrowPat
     case PatternErrorKind::identifier_one_side: {
       std::vector<std::string> difference = left.minus(right);
       for (const std::string& name : right.minus(left)) difference.push_back(name);
-      reason += ": " + set_repr(difference);
+      reason += ": " + detail::python_set(difference);
       break;
     }
-    case PatternErrorKind::repeat_left_identifier: reason += ": " + set_repr(left.minus(right)); break;
+    case PatternErrorKind::repeat_left_identifier: reason += ": " + detail::python_set(left.minus(right)); break;
     case PatternErrorKind::reduce_right_identifier:
-      reason += " " + std::string(context.operation) + ": " + set_repr(right.minus(left));
+      reason += " " + std::string(context.operation) + ": " + detail::python_set(right.minus(left));
       break;
+    case PatternErrorKind::ellipsis_right_only: reason += " " + std::string(context.pattern); break;
+    case PatternErrorKind::ellipsis_parenthesized_left: reason += ": " + std::string(context.pattern); break;
     default: break;
   }
   context.fail(reason);
@@ -106,7 +102,7 @@ void check_new_axis_sizes(const CallContext& context, Operation operation, const
           std::find(names.begin(), names.end(), axis.name) == names.end())
         missing.push_back(axis.name);
   if (!missing.empty())
-    context.fail(std::string(reason_text(PatternErrorKind::repeat_missing_size)) + ": " + set_repr(missing));
+    context.fail(std::string(reason_text(PatternErrorKind::repeat_missing_size)) + ": " + detail::python_set(missing));
 }
 
 /// " (given h3=2)": where a refused axis length came from.
@@ -121,7 +117,7 @@ void check_length_entries(const CallContext& context, Operation operation, const
   for (const auto& entry : lengths.entries()) {
     names.push_back(entry.first);
     if (const PatternError error = check_length_names(pattern, operation, names, false))
-      context.fail(std::string(error.reason) + ": '" + entry.first + "'" + given_location(entry));
+      context.fail(detail::length_name_sentence(error, entry.first) + given_location(entry));
     if (entry.second < 0)
       context.fail("Axis " + entry.first + " is given a negative length (" + std::to_string(entry.second) + ")");
   }
@@ -368,7 +364,8 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
   if (name == "rearrange" || name == "repeat") return std::nullopt;
   detail::throw_call_error(name, pattern, "",
                            "Unknown reduction " + std::string(name) +
-                               ". Expect one of min, max, sum, mean, prod, any, all (or rearrange, repeat).");
+                               ". Expect one of ('min', 'max', 'sum', 'mean', 'prod', 'any', 'all')."
+                               " (Also accepted: rearrange, repeat.)");
 }
 
 std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,

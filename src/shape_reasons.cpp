@@ -17,10 +17,18 @@ std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t 
          " dims. Received " + std::to_string(rank) + "-dim tensor.";
 }
 
-std::string uninferable_reason(const std::vector<std::string>& names) {
-  std::string out = "Could not infer sizes for {";
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+std::string python_set(const std::vector<std::string>& names) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const bool anonymous = names[i].ends_with("-axis");
+    const std::string name = names[i] == "..." ? "\u2026" : names[i];  // einops' ellipsis is one character
+    out += (i ? ", " : "") + (anonymous ? name : "'" + name + "'");
+  }
   return out + "}";
+}
+
+std::string uninferable_reason(const std::vector<std::string>& names) {
+  return "Could not infer sizes for " + python_set(names);
 }
 
 std::string group_text(std::string_view pattern, const Group& group) {

@@ -25,8 +25,12 @@ std::string indivisible_reason(std::int64_t length, std::int64_t chunk);
 /// (">=4" when the pattern has one), `rank` in the tensor.
 std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t rank);
 
-/// "Could not infer sizes for {h, w}": a group with more than one unknown axis.
+/// "Could not infer sizes for {'h', 'w'}": a group with more than one unknown axis.
 std::string uninferable_reason(const std::vector<std::string>& names);
+
+/// A Python set of axes as einops prints it: "{'h', 'w', 3-axis}" (an anonymous axis, named
+/// "3-axis" by the caller, is not quoted).
+std::string python_set(const std::vector<std::string>& names);
 
 /// The group as the pattern writes it: "(h p)", "h", "()", "1", "3", "...". `pattern` is the
 /// whole text the group was parsed from (its position indexes it).

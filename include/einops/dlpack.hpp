@@ -13,9 +13,12 @@
 // deleter; a tensor that aliases caller memory (made from a TensorView) has no storage, and the
 // caller keeps that memory alive as long.
 //
-// Accepted: CPU memory with any strides (null strides: row-major) and every einops element type
-// (bool, int8..int64, uint8..uint64, float16, bfloat16, float32, float64). A tensor on another
-// device, or of a type einops lacks, throws EinopsError naming it.
+// Accepted: memory the CPU can read (kDLCPU, and the host-visible kDLCUDAHost and kDLROCMHost, pinned
+// host memory) with any strides (null strides: row-major) and every einops element type (bool,
+// int8..int64, uint8..uint64, float16, bfloat16, float32, float64). The first element,
+// `data + byte_offset`, must be aligned to the element's size, as the kernels read whole elements.
+// A tensor on another device (CUDA managed memory included), of a type einops lacks, or
+// misaligned, throws EinopsError naming it.
 //
 // Needs <dlpack/dlpack.h> (Debian: libdlpack-dev), or a copy of that header included before this
 // one: LibTorch's ATen/dlpack.h shares its include guard and its ABI, so a translation unit that
@@ -62,6 +65,12 @@ inline std::string device_name(const DLDevice& device) {
   return name + ":" + std::to_string(device.device_id);
 }
 
+/// Memory the CPU reads directly: host memory, pinned or not.
+inline bool host_readable(const DLDevice& device) {
+  const int type = static_cast<int>(device.device_type);
+  return type == kDLCPU || type == kDLCUDAHost || type == kDLROCMHost;
+}
+
 inline DLDataType to_dl_type(DType dtype) {
   const auto bits = static_cast<std::uint8_t>(dtype_size(dtype) * kBitsPerByte);
   std::uint8_t code = kDLInt;
@@ -102,9 +111,9 @@ struct Export {
 inline AnyTensor from_dlpack(DLManagedTensor* managed) {
   if (managed == nullptr) throw EinopsError("einops::from_dlpack: the DLManagedTensor is null");
   const DLTensor& in = managed->dl_tensor;
-  if (in.device.device_type != kDLCPU)
+  if (!detail::dlpack::host_readable(in.device))
     throw EinopsError("einops::from_dlpack: the tensor is on " + detail::dlpack::device_name(in.device) +
-                      "; einops reads CPU memory only: copy it to the CPU first (LibTorch: t.cpu())");
+                      "; einops reads CPU and host (pinned) memory only: copy it to the CPU first (LibTorch: t.cpu())");
   const DType dtype = detail::dlpack::from_dl_type(in.dtype);
   if (in.ndim < 0 || (in.ndim > 0 && in.shape == nullptr))
     throw EinopsError("einops::from_dlpack: the tensor has " + std::to_string(in.ndim) + " dimensions" +
@@ -117,6 +126,10 @@ inline AnyTensor from_dlpack(DLManagedTensor* managed) {
   if (in.data == nullptr && detail::element_count(shape) > 0)
     throw EinopsError("einops::from_dlpack: a tensor of shape " + detail::format_shape(shape) + " without data");
   void* data = in.data == nullptr ? nullptr : static_cast<char*>(in.data) + in.byte_offset;
+  if (reinterpret_cast<std::uintptr_t>(data) % dtype_size(dtype) != 0)
+    throw EinopsError("einops::from_dlpack: the first element (data + byte_offset " + std::to_string(in.byte_offset) +
+                      ") is not aligned to " + std::to_string(dtype_size(dtype)) + " bytes, the alignment of " +
+                      std::string(dtype_name(dtype)) + " that einops' kernels assume");
   // From here on the tensor is ours: the shared owner calls the producer's deleter once.
   const std::shared_ptr<void> owner(static_cast<void*>(managed), [](void* pointer) {
     auto* tensor = static_cast<DLManagedTensor*>(pointer);

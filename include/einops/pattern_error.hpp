@@ -122,7 +122,7 @@ constexpr const char* reason_text(PatternErrorKind kind) {
     case PatternErrorKind::duplicate_axis: return "Indexing expression contains duplicate dimension";
     case PatternErrorKind::invalid_identifier: return "Invalid axis identifier: not a valid python identifier";
     case PatternErrorKind::underscore_edges:
-      return "Invalid axis identifier: axis name should not start or end with underscore";
+      return "Invalid axis identifier: axis name should should not start or end with underscore";  // einops' words
     case PatternErrorKind::anonymous_zero: return "Anonymous axis should have positive length, not 0";
     case PatternErrorKind::anonymous_too_large: return "Anonymous axis length is too large";
     case PatternErrorKind::too_many_axes: return detail::kTooManyAxesReason.text;

@@ -14,9 +14,14 @@
 //                        It wins over the affinity mask and the cgroup quota: `taskset -c 0`
 //                        with EINOPS_NUM_THREADS=3 runs 3 threads. 0 is ignored.
 //   EINOPS_SPIN_WAIT_US  a non-negative integer: the default of set_spin_wait, in microseconds.
+//
+// A host application with a pool of its own (OpenMP, oneTBB, a framework's) can run the same
+// fixed chunks on that pool instead (set_parallel_for): the built-in pool then never starts.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
 
 #include "einops/export.hpp"
 
@@ -53,5 +58,26 @@ inline constexpr std::chrono::microseconds kDefaultSpinWait{200};
 
 /// The longest spin wait: longer would only burn a CPU that sleeping frees at a small cost.
 inline constexpr std::chrono::microseconds kMaxSpinWait{1'000'000};
+
+/// A host application's parallel loop: calls body(i) exactly once for every i in [0, count), on
+/// any threads, in any order, and returns when every call has returned. Bodies do not throw.
+using ParallelFor =
+    std::function<void(std::int64_t count, const std::function<void(std::int64_t index)>& body)>;
+
+/// Runs einops' parallel work through `parallel_for` instead of the built-in pool, e.g.
+///   einops::set_parallel_for([](std::int64_t n, const std::function<void(std::int64_t)>& body) {
+///   #pragma omp parallel for schedule(dynamic)
+///     for (std::int64_t i = 0; i < n; ++i) body(i);
+///   });
+/// Each index is one of the chunks the built-in pool would run: chunk boundaries depend on the
+/// problem alone, so results stay bit-identical to the built-in pool's for any thread count the
+/// host uses. The hook is called only for work that the built-in pool would spread over threads
+/// (large problems, get_num_threads() above 1), from the thread that called einops; nested
+/// einops calls from inside a body run serially. An empty function (nullptr) restores the
+/// built-in pool. Calls already running keep the loop they started with.
+EINOPS_API void set_parallel_for(ParallelFor parallel_for);
+
+/// True when a host loop is set (set_parallel_for).
+EINOPS_API bool has_host_parallel_for();
 
 }  // namespace einops

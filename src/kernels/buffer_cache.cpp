@@ -28,8 +28,16 @@ std::size_t size_class(std::size_t bytes) {
   return (bytes + step - 1) / step * step;
 }
 
+/// EINOPS_BUFFER_CACHE_MB, else kDefaultBufferCacheLimit (einops/memory.hpp).
+std::size_t default_limit() {
+  if (const auto text = environment_variable(kBufferCacheVariable))
+    if (const std::optional<std::size_t> bytes = buffer_cache_limit_setting(*text)) return *bytes;
+  return kDefaultBufferCacheLimit;
+}
+
 class BufferCache {
  public:
+  BufferCache() : limit_(default_limit()) {}
   ~BufferCache() { clear(); }
 
   void* take(std::size_t bytes) {
@@ -97,7 +105,7 @@ class BufferCache {
   std::mutex mutex_;
   std::map<std::size_t, std::vector<void*>> free_;
   std::size_t held_ = 0;
-  std::size_t limit_ = std::size_t{512} << 20;
+  std::size_t limit_;
   bool enabled_ = true;
 };
 

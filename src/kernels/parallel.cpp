@@ -1,7 +1,8 @@
 // A persistent pool of worker threads. The calling thread always takes part; each thread runs its
 // own contiguous block of chunks, then claims chunks left in the others' (Job), so uneven chunks
 // balance themselves. One call at a time owns the pool: a concurrent or nested call runs serially
-// on its own thread (no oversubscription).
+// on its own thread (no oversubscription). A host loop set by set_parallel_for replaces the pool:
+// it receives the same chunks, by index.
 #include "parallel.hpp"
 
 #include <algorithm>
@@ -24,7 +25,30 @@ namespace detail {
 namespace {
 
 std::atomic<int> requested_threads{0};  // 0: the default
-thread_local bool inside_pool_worker = false;
+thread_local bool inside_parallel_work = false;  // a pool worker, or a body run by the host loop
+
+/// The host's loop (set_parallel_for). `host_loop_set` lets calls without one skip the lock.
+std::atomic<bool> host_loop_set{false};
+std::mutex host_loop_mutex;
+std::shared_ptr<const ParallelFor> host_loop;
+
+std::shared_ptr<const ParallelFor> current_host_loop() {
+  if (!host_loop_set.load(std::memory_order_acquire)) return nullptr;
+  std::lock_guard<std::mutex> lock(host_loop_mutex);
+  return host_loop;
+}
+
+/// Runs chunk `index` of `count` items, chunks of `chunk`, through the host's loop.
+void run_on_host(const ParallelFor& loop, std::int64_t count, std::int64_t chunk, std::int64_t chunks,
+                 ChunkBody body) {
+  loop(chunks, [&](std::int64_t index) {
+    const bool was_inside = inside_parallel_work;
+    inside_parallel_work = true;  // an einops call made by the body runs serially
+    const std::int64_t begin = index * chunk;
+    body(begin, std::min(count, begin + chunk));
+    inside_parallel_work = was_inside;
+  });
+}
 
 /// EINOPS_NUM_THREADS, else the CPUs available (threads.hpp). Computed once: the CPU count reads
 /// /proc and /sys.
@@ -126,7 +150,7 @@ class Pool {
 
  private:
   void work() {
-    inside_pool_worker = true;
+    inside_parallel_work = true;
     std::uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
@@ -187,7 +211,9 @@ void parallel_for(std::int64_t count, std::int64_t chunk, bool use_threads, Chun
   if (count <= chunk) return body(0, count);  // one chunk (every small call): no pool, no division
   const std::int64_t chunks = (count + chunk - 1) / chunk;
   const int threads = static_cast<int>(std::min<std::int64_t>(get_num_threads(), chunks));
-  if (use_threads && threads > 1 && !inside_pool_worker) {
+  if (use_threads && threads > 1 && !inside_parallel_work) {
+    if (const std::shared_ptr<const ParallelFor> loop = current_host_loop())
+      return run_on_host(*loop, count, chunk, chunks, body);
     Job job;
     job.count = count;
     job.chunk = chunk;
@@ -212,6 +238,16 @@ int get_num_threads() {
 void set_spin_wait(std::chrono::microseconds wait) {
   detail::spin_wait_us.store(detail::clamp_spin_wait(wait).count(), std::memory_order_relaxed);
 }
+
+void set_parallel_for(ParallelFor parallel_for) {
+  std::shared_ptr<const ParallelFor> loop;
+  if (parallel_for) loop = std::make_shared<const ParallelFor>(std::move(parallel_for));
+  std::lock_guard<std::mutex> lock(detail::host_loop_mutex);
+  detail::host_loop_set.store(loop != nullptr, std::memory_order_release);
+  detail::host_loop = std::move(loop);
+}
+
+bool has_host_parallel_for() { return detail::host_loop_set.load(std::memory_order_acquire); }
 
 std::chrono::microseconds get_spin_wait() {
   const std::int64_t us = detail::spin_wait_us.load(std::memory_order_relaxed);

@@ -53,11 +53,11 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_leading_digit
 list(APPEND EINOPS_COMPILE_FAIL_CASES reduce_underscore_start
   [=[einops::reduce(x, "_a b -> b", "min")]=]
   [=[einops::reduce(x, "a b -> b", "min")]=]
-  [=[axis name should not start or end with underscore]=])
+  [=[axis name should should not start or end with underscore]=])
 list(APPEND EINOPS_COMPILE_FAIL_CASES repeat_underscore_end
   [=[einops::repeat(x, "a b_ -> b_ a")]=]
   [=[einops::repeat(x, "a b -> b a")]=]
-  [=[axis name should not start or end with underscore]=])
+  [=[axis name should should not start or end with underscore]=])
 list(APPEND EINOPS_COMPILE_FAIL_CASES reduce_anonymous_zero
   [=[einops::reduce(x, "a (b 0) -> a", "sum")]=]
   [=[einops::reduce(x, "a (b 3) -> a", "sum")]=]

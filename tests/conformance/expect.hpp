@@ -15,13 +15,14 @@
 #include "outcome.hpp"
 #include "quirks.hpp"
 #include "reasons.hpp"
+#include "sentences.hpp"
 
 namespace conformance {
 
 /// `call()` returns the library's result; `check(result)` returns why it does not match the
 /// case's expectation (empty when it does). Error cases must throw EinopsError: any other
-/// exception, or none, is a failure; an EinopsError must say what check_error_reason asks. Quirk
-/// entries may change what is expected.
+/// exception, or none, is a failure; an EinopsError must hold einops' sentence (sentences.hpp) and
+/// say what check_error_reason asks. Quirk entries may change what is expected.
 template <class Call, class Check>
 Outcome expect_result(const Case& c, Call&& call, Check&& check) {
   bool want_error = c.expects_error();
@@ -35,7 +36,8 @@ Outcome expect_result(const Case& c, Call&& call, Check&& check) {
     result.emplace(call());
   } catch (const einops::EinopsError& e) {
     if (want_error && check_values) {
-      std::string why = check_error_reason(c, e.what());
+      std::string why = check_einops_sentence(c, e.what());
+      if (why.empty()) why = check_error_reason(c, e.what());
       return why.empty() ? Outcome::pass() : Outcome::fail(std::move(why) + "\n" + e.what());
     }
     if (want_error) return Outcome::pass();

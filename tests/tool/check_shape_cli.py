@@ -47,7 +47,7 @@ def main():
                ("Shape mismatch, can't divide axis of length 12 in chunks of 5 (input dim 2, group (h p))",))
         expect(["b t h w", video], 1, "",
                ("Wrong shape: expected 4 dims. Received 5-dim tensor. (groups: b, t, h, w)",))
-        expect(["b t h w c", video, "q=2"], 1, "", ("Axis is not used in transform: 'q' (given q=2)",))
+        expect(["b t h w c", video, "q=2"], 1, "", ("Axis q is not used in transform (given q=2)",))
         expect(["b t (h w", video], 1, "", ("Imbalanced parentheses in expression",))
         # Usage and file errors.
         expect(["b t h w c"], 2)

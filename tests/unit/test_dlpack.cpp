@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <einops/dlpack.hpp>
@@ -199,6 +200,44 @@ TEST(DLPackErrors, OtherDevicesAndTypesAreNamedAndLeftToTheCaller) {
   expect_refused(produce({2}, &deletions, {}, {kDLInt, 4, 1}), "4 bits");
   EXPECT_EQ(deletions, 4);
   EXPECT_THROW((void)einops::from_dlpack(nullptr), EinopsError);
+}
+
+TEST(DLPackIn, HostVisibleMemoryIsRead) {
+  for (const DLDeviceType type : {kDLCUDAHost, kDLROCMHost}) {
+    int deletions = 0;
+    {
+      const AnyTensor x = einops::from_dlpack(produce({2, 3}, &deletions, {}, {kDLFloat, 32, 1}, {type, 0}));
+      EXPECT_EQ(values_of(einops::rearrange(x, "a b -> b a")), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+    }
+    EXPECT_EQ(deletions, 1);
+  }
+}
+
+TEST(DLPackErrors, DeviceMemoryIsRefusedEvenWhenManaged) {
+  int deletions = 0;
+  expect_refused(produce({2}, &deletions, {}, {kDLFloat, 32, 1}, {kDLCUDAManaged, 0}), "CUDA managed:0");
+  expect_refused(produce({2}, &deletions, {}, {kDLFloat, 32, 1}, {kDLROCM, 2}), "ROCm:2");
+  EXPECT_EQ(deletions, 2);
+}
+
+/// `managed` with its data moved by `byte_offset` bytes (the buffer has room for 16 more).
+DLManagedTensor* offset_by(DLManagedTensor* managed, std::uint64_t byte_offset) {
+  managed->dl_tensor.byte_offset = byte_offset;
+  return managed;
+}
+
+TEST(DLPackErrors, MisalignedFirstElementIsRefused) {
+  int deletions = 0;
+  expect_refused(offset_by(produce({2}, &deletions), 2), "not aligned to 4 bytes, the alignment of float32");
+  expect_refused(offset_by(produce({2}, &deletions, {}, {kDLFloat, 64, 1}), 4), "not aligned to 8 bytes");
+  expect_refused(offset_by(produce({2}, &deletions, {}, {kDLInt, 16, 1}), 1), "byte_offset 1");
+  EXPECT_EQ(deletions, 3);
+  // An offset of whole elements is aligned; one-byte elements are always.
+  for (const auto& [type, offset] : {std::pair{DLDataType{kDLFloat, 64, 1}, 8u}, std::pair{DLDataType{kDLUInt, 8, 1}, 3u}}) {
+    const AnyTensor x = einops::from_dlpack(offset_by(produce({1}, &deletions, {}, type), offset));
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(x.data()) % (type.bits / 8), 0u);
+  }
+  EXPECT_EQ(deletions, 5);
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ TEST(EinMix, ConstructionChecksAsEinops) {
                 .find("Parenthesis is not allowed in weight shape"),
             std::string::npos);
   EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", "c", {{"c", 3}, {"d", 2}}); })
-                .find("Bias axes {c} not present in output"),
+                .find("Bias axes {'c'} not present in output"),
             std::string::npos);
   EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}, {"e", 1}}); })
                 .find("are not used in pattern"),

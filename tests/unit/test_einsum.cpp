@@ -397,7 +397,7 @@ TEST(EinsumErrors, NamePatternShapesAndReason) {
     EXPECT_NE(message.find(shapes), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;
   };
-  fails([&] { einops::einsum(a, einops::runtime("i j -> k")); }, "i j -> k", "(2, 3)", "Unknown axis on right side of einsum: 'k'");
+  fails([&] { einops::einsum(a, einops::runtime("i j -> k")); }, "i j -> k", "(2, 3)", "Unknown axis k on right side of einsum i j -> k.");
   fails([&] { einops::einsum(a, b, einops::runtime("i k -> i")); }, "i k -> i", "(2, 3), (3, 4)", "1 operand(s), but 2 tensor(s)");
   fails([&] { einops::einsum(a, einops::runtime("i j k -> i")); }, "i j k -> i", "(2, 3)", "rank 2, but its pattern names 3 axes");
   fails([&] { einops::einsum(a, c, einops::runtime("i k, k j -> i j")); }, "i k, k j -> i j", "(2, 3), (5, 4)",
@@ -408,7 +408,7 @@ TEST(EinsumErrors, NamePatternShapesAndReason) {
   fails([&] { einops::einsum(a, einops::runtime("i j -> i i")); }, "i j -> i i", "(2, 3)", "duplicate dimension");
   fails([&] { einops::einsum(a, einops::runtime("(i j) -> i")); }, "(i j) -> i", "(2, 3)", "Shape rearrangement");
   fails([&] { einops::einsum(a, einops::runtime("i 3 -> i")); }, "i 3 -> i", "(2, 3)", "Anonymous axes");
-  fails([&] { einops::einsum(a, einops::runtime("i j")); }, "i j", "(2, 3)", einops::reason_text(PatternErrorKind::arrow_count));
+  fails([&] { einops::einsum(a, einops::runtime("i j")); }, "i j", "(2, 3)", "Einsum pattern must contain '->'.");
   fails([&] { einops::einsum(AnyTensor(a), AnyTensor(Tensor<double>({3})), einops::runtime("i k, k -> i")); }, "i k, k -> i",
         "(2, 3), (3,)", "one dtype");
   fails([] { einops::einsum(std::span<const AnyTensor>(), einops::runtime("-> ")); }, "-> ", "", "at least one tensor");

@@ -77,10 +77,10 @@ TEST(ErrorMessages, LengthErrorsNameTheDimensionAndGroup) {
                 .find("Shape mismatch, can't divide axis of length 4 in chunks of 3 (input dim 2, group (c 3))"),
             std::string::npos);
   EXPECT_NE(message_of([&] { (void)einops::rearrange(x234, "a b (c d) -> a b c d"); })
-                .find("Could not infer sizes for {c, d} (input dim 2, group (c d))"),
+                .find("Could not infer sizes for {'c', 'd'} (input dim 2, group (c d))"),
             std::string::npos);
   EXPECT_NE(message_of([&] { (void)einops::repeat(x234, "a b c -> a b c r", {{"r", 2}, {"z", 3}}); })
-                .find("Axis is not used in transform: 'z' (given z=3)"),
+                .find("Axis z is not used in transform (given z=3)"),
             std::string::npos);
 }
 

@@ -925,7 +925,7 @@ class BufferCache : public ::testing::Test {
  protected:
   void TearDown() override {
     einops::set_buffer_cache_enabled(true);
-    einops::set_buffer_cache_limit(std::size_t{512} << 20);
+    einops::set_buffer_cache_limit(einops::kDefaultBufferCacheLimit);
     einops::clear_buffer_cache();
   }
 };

@@ -92,7 +92,7 @@ TEST(ParseShapeErrors, EveryMisuse) {
   fails({2, 3}, "(a ...) b", "Can't parse shape with composite axes");
   fails({2, 3}, "a (...)", "Ellipsis inside parenthesis");
   fails({4, 2, 2}, "ch r ch", "duplicate dimension");
-  fails({2}, "_x", "should not start or end with underscore");
+  fails({2}, "_x", "should should not start or end with underscore");
   fails({2}, "1a", "not a valid python identifier");
   fails({2, 3}, "(a)) b", "Brackets are not balanced");
   fails({1, 1, 2}, "z 1 h ... ...", "only one ellipsis");

@@ -89,7 +89,7 @@ std::vector<std::string> names(const Expression& e) {
 }
 
 constexpr std::string_view kNotIdentifier = "Invalid axis identifier: not a valid python identifier";
-constexpr std::string_view kUnderscore = "Invalid axis identifier: axis name should not start or end with underscore";
+constexpr std::string_view kUnderscore = "Invalid axis identifier: axis name should should not start or end with underscore";
 
 // ---- identifiers --------------------------------------------------------------------------------
 

@@ -50,6 +50,9 @@ CORE_INCLUDES = ("<einops/einops.hpp>", "<algorithm>", "<cstdint>", "<iostream>"
 # Unused names are normal in an example (a result declared to show its type, a parameter that
 # stands for the reader's data); every other warning is an error.
 FRAGMENT_FLAGS = ("-Wno-unused-variable", "-Wno-unused-parameter", "-Wno-unused-but-set-variable")
+# The lines in which GCC and Clang quote the source (" 176 | code", "     |   ^~~"): a stated
+# reason must be in the diagnostics themselves, not in a quoted comment of the block.
+QUOTED_SOURCE = re.compile(r"^\s*\d*\s*\|")
 
 
 @dataclasses.dataclass
@@ -200,7 +203,8 @@ def compile_unit(unit: Unit, directory: pathlib.Path, compiler: list[str], flags
         return True, f"compiles: {where}"
     if result.returncode == 0:
         return False, f"COMPILED, but must fail with '{unit.error}' ({where})\ncommand: {shlex.join(command)}"
-    if unit.error not in output:
+    diagnostics = "\n".join(line for line in output.splitlines() if not QUOTED_SOURCE.match(line))
+    if unit.error not in diagnostics:
         return False, (f"FAILED without the stated reason '{unit.error}' ({where}):\n{output}\n"
                        f"command: {shlex.join(command)}")
     return True, f"fails as stated ('{unit.error}'): {where}"

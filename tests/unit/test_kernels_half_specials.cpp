@@ -96,11 +96,13 @@ void expect_same_bits(const Tensor<Half>& got, const Tensor<Half>& expected, con
 
 template <class Half>
 void check_reductions(const Tensor<Half>& x, const Tensor<float>& x32, const std::string& where) {
-  const char* patterns[] = {"h w -> h", "h w -> w", "h w -> ", "(h h2) (w w2) -> h w", "(h h2) w -> h w"};
-  for (const char* pattern : patterns) {
-    const einops::AxisLengths lengths = std::string(pattern).find("h2") == std::string::npos
-                                            ? einops::AxisLengths{}
-                                            : einops::AxisLengths{{"h2", 2}, {"w2", 2}};
+  const std::pair<const char*, einops::AxisLengths> patterns[] = {
+      {"h w -> h", {}},
+      {"h w -> w", {}},
+      {"h w -> ", {}},
+      {"(h h2) (w w2) -> h w", {{"h2", 2}, {"w2", 2}}},
+      {"(h h2) w -> h w", {{"h2", 2}}}};
+  for (const auto& [pattern, lengths] : patterns) {
     for (const char* op : {"min", "max", "sum", "mean", "prod"}) {
       const Tensor<Half> got = einops::reduce(x, einops::runtime(pattern), op, lengths);
       const Tensor<float> expected = einops::reduce(x32, einops::runtime(pattern), op, lengths);
@@ -127,7 +129,9 @@ void check_moves(const Tensor<Half>& x, const std::string& where) {
   for (std::int64_t i = 0; i < x.size(); ++i)
     ASSERT_EQ(picked.data()[i].bits, x.data()[i].bits) << where << ", repeated, element " << i;
   for (std::int64_t i = 0; i < x.size(); ++i)
-    if (!std::isnan(static_cast<float>(x.data()[i]))) ASSERT_EQ(first.data()[i].bits, x.data()[i].bits) << where << ", max of copies";
+    if (!std::isnan(static_cast<float>(x.data()[i]))) {
+      ASSERT_EQ(first.data()[i].bits, x.data()[i].bits) << where << ", max of copies";
+    }
 }
 
 template <class Half>

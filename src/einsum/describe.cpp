@@ -81,7 +81,7 @@ EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shap
   const bool half = is_floating(dtype) && dtype_size(dtype) == 2;
   if (plan.has_empty_label)
     description.note = "an axis has length 0: every sum is empty, the output is zeros and no kernel runs";
-  else if (half && einsum::streams_operands(plan))
+  else if (half && einsum::reads_operands_in_place(plan))
     description.note = std::string(dtype_name(dtype)) + " is read in place, accumulated in float32 and rounded once";
   else if (half)
     description.note = std::string(dtype_name(dtype)) +

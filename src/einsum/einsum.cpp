@@ -94,11 +94,11 @@ std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, 
 
 /// The result when no kernel runs on the operands' own type: zeros for an empty sum, and the
 /// 16-bit floats, which are computed in float32 (as numpy accumulates them) and rounded once,
-/// through float32 copies of the operands unless streams_operands.
+/// through float32 copies of the operands unless reads_operands_in_place.
 std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const AnyTensor> operands) {
   const DType dtype = operands.front().dtype();
   if (plan.has_empty_label) return AnyTensor(dtype, plan.output_shape);  // every sum is empty
-  if (!is_half_precision(dtype) || detail::einsum::streams_operands(plan)) return std::nullopt;
+  if (!is_half_precision(dtype) || detail::einsum::reads_operands_in_place(plan)) return std::nullopt;
   std::vector<AnyTensor> widened;
   widened.reserve(operands.size());
   for (const AnyTensor& x : operands) widened.push_back(convert(x, DType::float32));

@@ -208,8 +208,8 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
 
 }  // namespace
 
-bool streams_operands(const EinsumPlan& plan) {
-  if (plan.steps.size() != 1 || plan.steps.front().route != Route::streaming) return false;
+bool reads_operands_in_place(const EinsumPlan& plan) {
+  if (plan.steps.size() != 1 || plan.steps.front().route == Route::matrix_product) return false;
   for (std::size_t k = 0; k < 2; ++k)
     for (int label : plan.operand_labels[k])
       if (!contains(plan.operand_labels[1 - k], label) && !contains(plan.output_labels, label)) return false;

@@ -25,9 +25,17 @@ ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Label
 Route choose_route(const ContractionSizes& sizes) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
+  if (sizes.m * sizes.n * sizes.k <= kSmallMaxWork && sizes.k * sizes.n <= kSmallMaxPanel) return Route::small_product;
   return Route::matrix_product;
 }
 
-const char* route_name(Route route) { return route == Route::streaming ? "streaming" : "matrix product"; }
+const char* route_name(Route route) {
+  switch (route) {
+    case Route::streaming: return "streaming";
+    case Route::small_product: return "small products";
+    case Route::matrix_product: break;
+  }
+  return "matrix product";
+}
 
 }  // namespace einops::detail::einsum

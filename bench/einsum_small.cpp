@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "einops/einsum.hpp"
@@ -87,7 +88,7 @@ einops::detail::einsum::BatchedGemm problem_of(Kind kind, std::int64_t q, std::i
 
 template <class T>
 void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std::int64_t d) {
-  const char* pattern = kind == Kind::scores ? "b h q d, b h k d -> b h q k" : "b h q k, b h k d -> b h q d";
+  const std::string_view pattern = kind == Kind::scores ? "b h q d, b h k d -> b h q k" : "b h q k, b h k d -> b h q d";
   const auto x = filled<T>(kind == Kind::scores ? einops::Shape{kBatch, kHeads, q, d} : einops::Shape{kBatch, kHeads, q, q}, 0.01);
   const auto y = filled<T>({kBatch, kHeads, q, d}, 0.02);
   einops::Tensor<T> out = einops::einsum(x, y, pattern);

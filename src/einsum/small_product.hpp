@@ -22,12 +22,14 @@
 namespace einops::detail::einsum {
 
 /// Accumulators per tile: 12 of AVX2's 16 vector registers, which leaves room for one row of B
-/// (up to kMaxTileVectors vectors) and the broadcast element of A.
+/// (up to three vectors) and the broadcast element of A; AVX-512 targets, with 32 registers (also
+/// at 256 bits), hold twice as many.
 inline constexpr int kTileAccumulators = 12;
-/// Columns of a tile, in vectors; rows of a tile, at most (a one-vector tile still needs this many
-/// independent accumulators to cover the multiply-add latency at two per cycle).
-inline constexpr int kMaxTileVectors = 3;
-inline constexpr int kMaxTileRows = 8;
+/// Columns of a tile, in vectors, and its rows, at most on any target (AVX-512 targets; the
+/// others: 3 and 8). A one-vector tile still needs 8 or more rows: independent accumulators that
+/// cover the multiply-add latency at two per cycle.
+inline constexpr int kMaxTileVectors = 4;
+inline constexpr int kMaxTileRows = 12;
 
 /// Batch entries are dealt to threads in chunks of about this many multiply-adds, and threads
 /// start from this many multiply-adds in all: the chunks depend on the problem alone.

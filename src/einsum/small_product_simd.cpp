@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../kernels/parallel.hpp"
+#include "../kernels/prefetch.hpp"
 #include "../kernels/reduce_ops.hpp"
 #include "small_product.hpp"
 
@@ -37,8 +38,23 @@ using detail::HWY_NAMESPACE::LoadWide;
 template <class C>
 using SmallTag = hn::CappedTag<C, 32 / sizeof(C)>;
 
-/// Rows of a tile `vectors` wide: kTileAccumulators accumulators, at most kMaxTileRows rows.
-constexpr int TileRows(int vectors) { return std::min(kMaxTileRows, kTileAccumulators / vectors); }
+/// Bytes of a cache line: the step of the prefetches.
+constexpr std::int64_t kLineBytes = 64;
+
+/// This target's tile budget: AVX-512 targets have 32 vector registers (also at 256 bits), twice
+/// the accumulators of the others' 16 (small_product.hpp).
+#if HWY_TARGET <= HWY_AVX3
+constexpr int kTargetAccumulators = 2 * kTileAccumulators;
+constexpr int kTargetVectors = kMaxTileVectors;
+constexpr int kTargetRows = kMaxTileRows;
+#else
+constexpr int kTargetAccumulators = kTileAccumulators;
+constexpr int kTargetVectors = 3;
+constexpr int kTargetRows = 8;
+#endif
+
+/// Rows of a tile `vectors` wide: kTargetAccumulators accumulators, at most kTargetRows rows.
+constexpr int TileRows(int vectors) { return std::min(kTargetRows, kTargetAccumulators / vectors); }
 
 /// One entry's operands as the tiles read them (C: float or double).
 template <class C>
@@ -86,13 +102,14 @@ constexpr std::array<TileFn<C>, kMaxTileRows> TilesOfWidth(std::index_sequence<k
   return {(static_cast<int>(kIndex) < TileRows(kVecs) ? &Tile<static_cast<int>(kIndex) + 1, kVecs, C> : nullptr)...};
 }
 
+template <class C, std::size_t... kWidth>
+constexpr std::array<std::array<TileFn<C>, kMaxTileRows>, sizeof...(kWidth)> TileTable(std::index_sequence<kWidth...>) {
+  return {TilesOfWidth<static_cast<int>(kWidth) + 1, C>(std::make_index_sequence<kMaxTileRows>())...};
+}
+
 template <class C>
 TileFn<C> TileFor(int rows, int vectors) {
-  static constexpr std::array<std::array<TileFn<C>, kMaxTileRows>, kMaxTileVectors> kTiles = {
-      TilesOfWidth<1, C>(std::make_index_sequence<kMaxTileRows>()),
-      TilesOfWidth<2, C>(std::make_index_sequence<kMaxTileRows>()),
-      TilesOfWidth<3, C>(std::make_index_sequence<kMaxTileRows>())};
-  static_assert(kMaxTileVectors == 3, "one row of kTiles per tile width");
+  static constexpr auto kTiles = TileTable<C>(std::make_index_sequence<kTargetVectors>());
   return kTiles[static_cast<std::size_t>(vectors - 1)][static_cast<std::size_t>(rows - 1)];
 }
 
@@ -144,6 +161,19 @@ template <class C>
 struct Scratch {
   std::vector<C> b, a, column;
 };
+
+/// Prefetches A's rows [first, first + count) into L1 (rows contiguous along k only): the next
+/// tile's rows, fetched while this tile computes, on the first pass over A.
+template <class C>
+HWY_INLINE void PrefetchRowsToL1(const Operands<C>& ops, std::int64_t first, std::int64_t count) {
+  if (ops.a_col != 1) return;
+  constexpr auto kStep = kLineBytes / static_cast<std::int64_t>(sizeof(C));
+  for (std::int64_t r = first; r < first + count; ++r) {
+    const C* row = ops.a + r * ops.a_row;
+    for (std::int64_t i = 0; i < ops.k; i += kStep) __builtin_prefetch(row + i, 0, 3);
+    __builtin_prefetch(row + ops.k - 1, 0, 3);
+  }
+}
 
 /// C = A·B for one batch entry.
 template <class T>
@@ -199,8 +229,8 @@ void Entry(const BatchedGemm& p, const T* a, const T* b, T* c, Scratch<FloatComp
     ops.a_col = 1;
   }
 
-  // Column blocks of as equal widths as kMaxTileVectors allows; rows in tiles of TileRows(width).
-  const std::int64_t blocks = (vectors + kMaxTileVectors - 1) / kMaxTileVectors;
+  // Column blocks of as equal widths as kTargetVectors allows; rows in tiles of TileRows(width).
+  const std::int64_t blocks = (vectors + kTargetVectors - 1) / kTargetVectors;
   HWY_ALIGN C tile[kMaxTileRows * kMaxTileVectors * hn::MaxLanes(SmallTag<C>())];
   const MatrixLayout cl = p.c_layout;
   std::int64_t first_vector = 0;
@@ -213,6 +243,7 @@ void Entry(const BatchedGemm& p, const T* a, const T* b, T* c, Scratch<FloatComp
     const int full_rows = TileRows(width);
     for (std::int64_t i0 = 0; i0 < m; i0 += full_rows) {
       const auto rows = static_cast<int>(std::min<std::int64_t>(full_rows, m - i0));
+      if (block == 0 && i0 + full_rows < m) PrefetchRowsToL1(ops, i0 + full_rows, std::min<std::int64_t>(full_rows, m - i0 - full_rows));
       T* target = c + i0 * cl.row_stride + j0 * cl.col_stride;
       if (direct) {
         TileFor<C>(rows, width)(ops, i0, j0, reinterpret_cast<C*>(target), cl.row_stride);
@@ -222,6 +253,21 @@ void Entry(const BatchedGemm& p, const T* a, const T* b, T* c, Scratch<FloatComp
       }
     }
   }
+}
+
+/// Prefetches a rows x cols matrix of T into L2, line by line along its contiguous axis (a
+/// matrix with neither axis contiguous is left to the hardware).
+template <class T>
+void PrefetchMatrix(const T* p, std::int64_t rows, std::int64_t cols, MatrixLayout layout) {
+  constexpr auto kStep = kLineBytes / static_cast<std::int64_t>(sizeof(T));
+  const auto lines = [&](const T* run, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; i += kStep) prefetch_to_l2(run + i);
+    prefetch_to_l2(run + count - 1);
+  };
+  if (layout.col_stride == 1)
+    for (std::int64_t r = 0; r < rows; ++r) lines(p + r * layout.row_stride, cols);
+  else if (layout.row_stride == 1)
+    for (std::int64_t c = 0; c < cols; ++c) lines(p + c * layout.col_stride, rows);
 }
 
 template <class T>
@@ -237,9 +283,18 @@ void RangeTyped(const BatchedGemm& p, std::int64_t begin, std::int64_t end) {
   const T* a = static_cast<const T*>(p.a);
   const T* b = static_cast<const T*>(p.b);
   T* c = static_cast<T*>(p.c);
+  // Each entry's operands are prefetched while the entry before it computes: an entry's rows are
+  // too few for the hardware prefetcher to start on before they are needed.
+  std::int64_t previous[3] = {-1, 0, 0};
   for_each_batch(p, begin, end, [&](std::int64_t a_offset, std::int64_t b_offset, std::int64_t c_offset) {
-    Entry<T>(p, a + a_offset, b + b_offset, c + c_offset, scratch);
+    PrefetchMatrix(a + a_offset, p.m, p.k, p.a_layout);
+    PrefetchMatrix(b + b_offset, p.k, p.n, p.b_layout);
+    if (previous[0] >= 0) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
+    previous[0] = a_offset;
+    previous[1] = b_offset;
+    previous[2] = c_offset;
   });
+  if (previous[0] >= 0) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
 }
 
 /// The batch entries [begin, end) of `p`, its elements of `type`.

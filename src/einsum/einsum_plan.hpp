@@ -1,6 +1,7 @@
 // Pattern + operand shapes -> EinsumPlan: the length of every label, which label each operand
 // dimension indexes, the output, and the greedy order of pairwise contractions. All checks of
-// shapes happen here, once; plans are cached by (pattern, shapes) in a bounded cache.
+// shapes happen here, once; plans are cached by (pattern, element type, shapes) in a bounded cache
+// (the element type decides some routes: route.hpp).
 #pragma once
 
 #include <cstddef>

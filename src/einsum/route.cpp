@@ -1,5 +1,8 @@
 #include "route.hpp"
 
+#include "gemm.hpp"
+#include "small_product.hpp"
+
 namespace einops::detail::einsum {
 
 ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Labels& result, const Extents& extent) {
@@ -22,10 +25,12 @@ ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Label
   return sizes;
 }
 
-Route choose_route(const ContractionSizes& sizes) {
+Route choose_route(const ContractionSizes& sizes, DType type) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
-  if (sizes.m * sizes.n * sizes.k <= kSmallMaxWork && sizes.k * sizes.n <= kSmallMaxPanel) return Route::small_product;
+  const double max_work = blas_takes(type) ? kSmallMaxWorkBesideBlas : kSmallMaxWork;
+  if (small_product_takes(type) && sizes.m * sizes.n * sizes.k <= max_work && sizes.k * sizes.n <= kSmallMaxPanel)
+    return Route::small_product;
   return Route::matrix_product;
 }
 

@@ -285,16 +285,18 @@ void RangeTyped(const BatchedGemm& p, std::int64_t begin, std::int64_t end) {
   T* c = static_cast<T*>(p.c);
   // Each entry's operands are prefetched while the entry before it computes: an entry's rows are
   // too few for the hardware prefetcher to start on before they are needed.
-  std::int64_t previous[3] = {-1, 0, 0};
+  bool pending = false;  // offsets (any sign) of the entry that computes next
+  std::int64_t previous[3] = {0, 0, 0};
   for_each_batch(p, begin, end, [&](std::int64_t a_offset, std::int64_t b_offset, std::int64_t c_offset) {
     PrefetchMatrix(a + a_offset, p.m, p.k, p.a_layout);
     PrefetchMatrix(b + b_offset, p.k, p.n, p.b_layout);
-    if (previous[0] >= 0) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
+    if (pending) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
+    pending = true;
     previous[0] = a_offset;
     previous[1] = b_offset;
     previous[2] = c_offset;
   });
-  if (previous[0] >= 0) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
+  if (pending) Entry<T>(p, a + previous[0], b + previous[1], c + previous[2], scratch);
 }
 
 /// The batch entries [begin, end) of `p`, its elements of `type`.

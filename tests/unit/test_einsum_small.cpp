@@ -22,6 +22,7 @@
 #include "einops/einsum.hpp"
 #include "einops/threads.hpp"
 #include "einsum/einsum_plan.hpp"
+#include "einsum/gemm.hpp"
 #include "einsum/route.hpp"
 #include "einsum/small_product.hpp"
 #include "call_context.hpp"
@@ -37,9 +38,9 @@ namespace {
 
 // ---- the route each plan records ----------------------------------------------------------------
 
-Route route_of(std::string_view pattern, const std::vector<Shape>& shapes) {
+Route route_of(std::string_view pattern, const std::vector<Shape>& shapes, einops::DType type) {
   std::vector<AnyTensor> operands;
-  for (const Shape& shape : shapes) operands.emplace_back(einops::DType::float32, shape);
+  for (const Shape& shape : shapes) operands.emplace_back(type, shape);
   const einops::detail::CallContext context{"einsum", pattern, operands};
   const auto parsed = einops::detail::einsum_pattern(pattern, context);
   const auto plan = einops::detail::einsum::get_plan(*parsed, operands, context);
@@ -47,29 +48,52 @@ Route route_of(std::string_view pattern, const std::vector<Shape>& shapes) {
   return plan->steps.empty() ? Route::matrix_product : plan->steps.front().route;
 }
 
+/// The route of float32 products of m·n·k multiply-adds per entry: a small product up to
+/// kSmallMaxWorkBesideBlas where BLAS takes float32, up to kSmallMaxWork where it does not.
+Route float32_route(double work) {
+  namespace e = einops::detail::einsum;
+  const double limit = e::blas_takes(einops::DType::float32) ? e::kSmallMaxWorkBesideBlas : e::kSmallMaxWork;
+  return work <= limit ? Route::small_product : Route::matrix_product;
+}
+
 TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
+  using einops::DType;
   for (std::int64_t q : {8, 16, 32, 49, 64})
     for (std::int64_t d : {16, 32, 64}) {
-      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {{4, 8, q, d}, {4, 8, q, d}}), Route::small_product) << q << " " << d;
-      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {{4, 8, q, q}, {4, 8, q, d}}), Route::small_product) << q << " " << d;
+      const Shape queries{4, 8, q, d}, weights{4, 8, q, q};
+      for (DType type : {DType::float16, DType::bfloat16}) {
+        EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, type), Route::small_product) << q << " " << d;
+        EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, type), Route::small_product) << q << " " << d;
+      }
+      const double work = static_cast<double>(q * q * d);
+      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32), float32_route(work));
+      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, DType::float32), float32_route(work));
     }
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}), Route::small_product);
+  // Below a BLAS call's worth of work (the portable loops' range before): small in every build.
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::float32), Route::small_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::float64), Route::small_product);
+  // Element types the kernel does not take stay matrix products.
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::int32), Route::matrix_product);
 }
 
 TEST(EinsumSmallRoute, LargeProductsStayMatrixProducts) {
   // Past kSmallMaxWork multiply-adds per entry, or B's panel past kSmallMaxPanel elements.
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{32, 256, 256}, {32, 256, 256}}), Route::matrix_product);
-  EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {{8, 8, 512, 64}, {8, 8, 512, 64}}), Route::matrix_product);
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4, 65, 64}, {4, 64, 64}}), Route::matrix_product);
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4, 8, 1024}, {4, 1024, 8}}), Route::matrix_product);
+  using einops::DType;
+  for (DType type : {DType::float32, DType::float16}) {
+    EXPECT_EQ(route_of("b i k, b k j -> b i j", {{32, 256, 256}, {32, 256, 256}}, type), Route::matrix_product);
+    EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {{8, 8, 512, 64}, {8, 8, 512, 64}}, type), Route::matrix_product);
+    EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4, 65, 64}, {4, 64, 64}}, type), Route::matrix_product);
+    EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4, 8, 1024}, {4, 1024, 8}}, type), Route::matrix_product);
+  }
 }
 
 TEST(EinsumSmallRoute, ExplainNamesTheKernel) {
   const std::vector<Shape> shapes = {{2, 4, 16, 32}, {2, 4, 16, 32}};
-  const auto description = einops::detail::describe_einsum("b h q d, b h k d -> b h q k", shapes, einops::DType::float32);
+  const auto description = einops::detail::describe_einsum("b h q d, b h k d -> b h q k", shapes, einops::DType::float16);
   ASSERT_EQ(description.steps.size(), 1u);
   EXPECT_NE(description.steps.front().kernel.find("small products: 8 x [16 x 32] . [32 x 16]"), std::string::npos)
       << description.steps.front().kernel;
+  EXPECT_NE(description.note.find("read in place"), std::string::npos) << description.note;
   // Element types the kernel does not take run in the matrix product's loops.
   const auto integers = einops::detail::describe_einsum("b h q d, b h k d -> b h q k", shapes, einops::DType::int32);
   EXPECT_NE(integers.steps.front().kernel.find("portable loops"), std::string::npos) << integers.steps.front().kernel;
@@ -158,6 +182,23 @@ Problem<T> make_problem(std::int64_t batch, std::int64_t m, std::int64_t n, std:
   return p;
 }
 
+/// The same batch walked from its last entry to its first (negative batch strides: entry offsets
+/// below the first entry's).
+template <class T>
+void reverse_batch(Problem<T>& p) {
+  BatchedGemm& g = p.gemm;
+  const std::int64_t last = p.batch - 1;
+  g.a = static_cast<const T*>(g.a) + last * p.pa.span;
+  g.b = static_cast<const T*>(g.b) + last * p.pb.span;
+  g.c = static_cast<T*>(g.c) + last * p.pc.span;
+  for (int d = 0; d < g.batch_rank; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    g.a_batch_stride[i] = -g.a_batch_stride[i];
+    g.b_batch_stride[i] = -g.b_batch_stride[i];
+    g.c_batch_stride[i] = -g.c_batch_stride[i];
+  }
+}
+
 /// Σ a·b in double for entry e, element (i, j).
 template <class T>
 double reference(Problem<T>& p, std::int64_t e, std::int64_t i, std::int64_t j, double* magnitude) {
@@ -219,9 +260,12 @@ void exact_on_tile_edges(std::uint32_t seed) {
         const auto la = static_cast<std::size_t>(pick_layout(rng)), lb = static_cast<std::size_t>(pick_layout(rng));
         const auto lc = static_cast<std::size_t>(pick_layout(rng));
         auto p = make_problem<T>(pick_batch(rng), m, n, k, kLayouts[la], kLayouts[lb], kLayouts[lc], fill);
+        const bool reversed = (m + n) % 2 == 1;  // half of the problems walk their batch backwards
+        if (reversed) reverse_batch(p);
         einops::detail::einsum::small_batched_product(type_of<T>(), p.gemm);
         expect_matches(p, 0, std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " A " +
-                                 kLayoutNames[la] + ", B " + kLayoutNames[lb] + ", C " + kLayoutNames[lc]);
+                                 kLayoutNames[la] + ", B " + kLayoutNames[lb] + ", C " + kLayoutNames[lc] +
+                                 (reversed ? ", batch reversed" : ""));
         if (::testing::Test::HasFailure()) return;
       }
     // A broadcast row of A and of B (zero row stride), every layout of C.

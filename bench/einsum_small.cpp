@@ -1,7 +1,7 @@
 // Batched small products (src/einsum/small_product.hpp), the attention shapes of issue 45:
 //   scores:  b h q d, b h k d -> b h q k     outputs: b h q k, b h k d -> b h q d
-// with q = k in {8, 16, 32, 49, 64}, d in {16, 32, 64}, b·h = kEntries, one after another in one
-// run, each shape's variants side by side:
+// with q = k in {8, 16, 32, 49, 64}, d in {16, 32, 64}, and tiny ones (q = 4), b·h = 2048 entries,
+// one after another in one run, each shape's variants side by side:
 //   einsum_into   einops, into a preallocated output (the small-product route);
 //   matrix_route  the route these shapes took before (gemm.hpp's batched_gemm: a cblas call per
 //                 entry, or the portable loops below kBlasMinWork), on the same strides;
@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "einops/einsum.hpp"
@@ -95,6 +96,13 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
   const auto input_bytes = static_cast<std::size_t>(x.size() + y.size()) * sizeof(T);
   const double flops = 2.0 * static_cast<double>(kBatch * kHeads) * static_cast<double>(q * q * d);
   const auto problem = problem_of(kind, q, d, x.data(), y.data(), out.data());
+  // The 16-bit floats' matrix route works on float32 copies (as einsum did before the small route).
+  const bool half = !std::is_same_v<T, float> && !std::is_same_v<T, double>;
+  const auto shape_of = [&](const einops::Tensor<T>& t) {
+    return half ? einops::Shape(t.shape().begin(), t.shape().end()) : einops::Shape{1};
+  };
+  einops::Tensor<float> wide_x(shape_of(x)), wide_y(shape_of(y)), wide_out(shape_of(out));
+  const auto wide_problem = problem_of(kind, q, d, wide_x.data(), wide_y.data(), wide_out.data());
 #ifdef EINOPS_BENCH_TORCH
   std::unique_ptr<TorchEinsum> torch;
   if (mode == Mode::torch) {
@@ -125,7 +133,16 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
   for (auto _ : state) {
     switch (mode) {
       case Mode::einsum_into: einops::einsum_into({x, y}, out, pattern); break;
-      case Mode::matrix_route: einops::detail::einsum::batched_gemm(einops::dtype_of<T>::value, problem); break;
+      case Mode::matrix_route:
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          einops::detail::einsum::batched_gemm(einops::dtype_of<T>::value, problem);
+        } else {  // the 16-bit floats before: widened copies, the float32 product, rounded once
+          for (std::int64_t i = 0; i < x.size(); ++i) wide_x.data()[i] = static_cast<float>(x.data()[i]);
+          for (std::int64_t i = 0; i < y.size(); ++i) wide_y.data()[i] = static_cast<float>(y.data()[i]);
+          einops::detail::einsum::batched_gemm(einops::DType::float32, wide_problem);
+          for (std::int64_t i = 0; i < out.size(); ++i) out.data()[i] = static_cast<T>(wide_out.data()[i]);
+        }
+        break;
       case Mode::torch:
 #ifdef EINOPS_BENCH_TORCH
         torch->run();
@@ -185,12 +202,24 @@ void register_small_products() {
     for (std::int64_t q : {8, 16, 32, 49, 64})
       for (std::int64_t d : {16, 32, 64})
         for (const Variant& v : variants) add("float32", kind, q, d, v);
-  // The other element types on two shapes (float16: no matrix route or LibTorch row of its own).
-  for (Kind kind : {Kind::scores, Kind::outputs})
-    for (std::int64_t q : {16, 49}) {
-      for (const Variant& v : variants) add("float64", kind, q, 32, v);
-      add("float16", kind, q, 32, variants[0]);
-    }
+  // Tiny products (below kBlasMinWork: the portable loops before), float32 and float64.
+  for (const char* type : {"float32", "float64"})
+    for (Kind kind : {Kind::scores, Kind::outputs})
+      for (std::int64_t d : {4, 8, 16})
+        for (const Variant& v : variants) add(type, kind, 4, d, v);
+    // The other element types: float64 on three shapes, float16 (whose matrix route is float32
+  // copies, the float32 product and one rounding; LibTorch's CPU einsum has no row of it here) on
+  // every shape.
+  for (Kind kind : {Kind::scores, Kind::outputs}) {
+    for (std::int64_t q : {8, 16, 49})
+      for (const Variant& v : variants) add("float64", kind, q, q == 8 ? 16 : 32, v);
+    for (std::int64_t q : {8, 16, 32, 49, 64})
+      for (std::int64_t d : {16, 32, 64}) {
+        add("float16", kind, q, d, variants[0]);
+        add("float16", kind, q, d, variants[1]);
+        add("float16", kind, q, d, variants[sizeof(variants) / sizeof(variants[0]) - 1]);
+      }
+  }
 }
 
 }  // namespace bench

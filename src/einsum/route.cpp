@@ -28,9 +28,9 @@ ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Label
 Route choose_route(const ContractionSizes& sizes, DType type) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
-  const double max_work = blas_takes(type) ? kSmallMaxWorkBesideBlas : kSmallMaxWork;
-  if (small_product_takes(type) && sizes.m * sizes.n * sizes.k <= max_work && sizes.k * sizes.n <= kSmallMaxPanel)
-    return Route::small_product;
+  const double work = sizes.m * sizes.n * sizes.k;
+  const bool small = blas_takes(type) ? work < static_cast<double>(kBlasMinWork) : work <= kSmallMaxWork;
+  if (small_product_takes(type) && small && sizes.k * sizes.n <= kSmallMaxPanel) return Route::small_product;
   return Route::matrix_product;
 }
 

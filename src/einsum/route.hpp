@@ -47,16 +47,14 @@ inline constexpr double kSmallMaxWork = 64.0 * 64.0 * 64.0;
 /// ... and B's panel (k·n elements, packed per entry) stays within this many elements: 16 KB of
 /// float32, half of a 32 KB L1 data cache, so that it stays there while A's rows go by.
 inline constexpr double kSmallMaxPanel = 64.0 * 64.0;
-/// float32 and float64 products that BLAS takes (gemm.hpp's blas_takes) are small products only up
-/// to this many multiply-adds per entry: past it a BLAS call per entry, whose small-matrix kernels
-/// need no packing, beats the register tiles (bench_einsum's small/ rows measure the crossover).
-inline constexpr double kSmallMaxWorkBesideBlas = 8.0 * 8.0 * 16.0;
-
+/// float32 and float64 products that BLAS takes (gemm.hpp's blas_takes) are small products only
+/// below gemm.hpp's kBlasMinWork multiply-adds per entry, where the portable loops ran before:
+/// from there on a BLAS call per entry, whose small-matrix kernels need no packing, measured at
+/// least as fast as the register tiles (bench_einsum's small/ rows).
 /// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
 /// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n); otherwise, for the
 /// element types small_product.hpp takes, small_product when m·n·k <= kSmallMaxWork (float32 and
-/// float64 with BLAS: kSmallMaxWorkBesideBlas) and k·n <= kSmallMaxPanel; otherwise
-/// matrix_product.
+/// float64 with BLAS: m·n·k < kBlasMinWork) and k·n <= kSmallMaxPanel; otherwise matrix_product.
 Route choose_route(const ContractionSizes& sizes, DType type);
 
 /// "matrix product", "streaming" or "small products", for messages and `einops explain`.

@@ -48,18 +48,19 @@ Route route_of(std::string_view pattern, const std::vector<Shape>& shapes, einop
   return plan->steps.empty() ? Route::matrix_product : plan->steps.front().route;
 }
 
-/// The route of float32 products of m·n·k multiply-adds per entry: a small product up to
-/// kSmallMaxWorkBesideBlas where BLAS takes float32, up to kSmallMaxWork where it does not.
+/// The route of float32 products of m·n·k multiply-adds per entry: a small product below
+/// kBlasMinWork where BLAS takes float32, up to kSmallMaxWork where it does not.
 Route float32_route(double work) {
   namespace e = einops::detail::einsum;
-  const double limit = e::blas_takes(einops::DType::float32) ? e::kSmallMaxWorkBesideBlas : e::kSmallMaxWork;
-  return work <= limit ? Route::small_product : Route::matrix_product;
+  const bool small = e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) : work <= e::kSmallMaxWork;
+  return small ? Route::small_product : Route::matrix_product;
 }
 
 TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
   using einops::DType;
-  for (std::int64_t q : {8, 16, 32, 49, 64})
-    for (std::int64_t d : {16, 32, 64}) {
+  for (std::int64_t q : {4, 8, 16, 32, 49, 64})
+    for (std::int64_t d : {8, 16, 32, 64}) {
+      if (q == 4 && d >= einops::detail::einsum::kStreamMinDepth) continue;  // 4 x 4 dots of 64 stream
       const Shape queries{4, 8, q, d}, weights{4, 8, q, q};
       for (DType type : {DType::float16, DType::bfloat16}) {
         EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, type), Route::small_product) << q << " " << d;

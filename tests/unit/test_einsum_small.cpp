@@ -60,7 +60,7 @@ TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
   using einops::DType;
   for (std::int64_t q : {4, 8, 16, 32, 49, 64})
     for (std::int64_t d : {8, 16, 32, 64}) {
-      if (q == 4 && d >= einops::detail::einsum::kStreamMinDepth) continue;  // 4 x 4 dots of 64 stream
+      if (q == 4 && static_cast<double>(d) >= einops::detail::einsum::kStreamMinDepth) continue;  // 4 x 4 dots of 64 stream
       const Shape queries{4, 8, q, d}, weights{4, 8, q, q};
       for (DType type : {DType::float16, DType::bfloat16}) {
         EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, type), Route::small_product) << q << " " << d;

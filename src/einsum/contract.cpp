@@ -318,8 +318,7 @@ std::string describe_contraction(const Term& a_in, const Term& b_in, const Term&
   text += std::string(small ? "small products: " : "matrix product: ") + count_text(length_of(g.batch, extent)) +
           " x [" + count_text(m) + " x " + count_text(k) + "] . [" + count_text(k) + " x " + count_text(n) + "]";
   if (small)
-    text += " in register tiles of up to " + std::to_string(kMaxTileRows) + " rows by " +
-            std::to_string(kMaxTileVectors) + " vectors, each entry's right side packed once";
+    text += " in register tiles";
   else
     text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
   if (!reads_in_place(a, g.m, g.k, extent)) text += "; the left side is copied first (its axes do not merge)";

@@ -29,8 +29,11 @@ Route choose_route(const ContractionSizes& sizes, DType type) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
   const double work = sizes.m * sizes.n * sizes.k;
-  const bool small = blas_takes(type) ? work < static_cast<double>(kBlasMinWork) : work <= kSmallMaxWork;
-  if (small_product_takes(type) && small && sizes.k * sizes.n <= kSmallMaxPanel) return Route::small_product;
+  bool small = small_product_takes(type) && sizes.k * sizes.n <= kSmallMaxPanel &&
+               (blas_takes(type) ? work < static_cast<double>(kBlasMinWork) : work <= kSmallMaxWork);
+  if (type == DType::float32 || type == DType::float64)
+    small = small && sizes.n * static_cast<double>(dtype_size(type)) >= kSmallMinRowBytes;
+  if (small) return Route::small_product;
   return Route::matrix_product;
 }
 

@@ -51,10 +51,16 @@ inline constexpr double kSmallMaxPanel = 64.0 * 64.0;
 /// below gemm.hpp's kBlasMinWork multiply-adds per entry, where the portable loops ran before:
 /// from there on a BLAS call per entry, whose small-matrix kernels need no packing, measured at
 /// least as fast as the register tiles (bench_einsum's small/ rows).
+/// ... and, for float32 and float64 (whose other kernels are the portable loops or BLAS), when a
+/// row of C spans at least this many bytes, one 256-bit vector: a shorter row leaves lanes of
+/// every multiply-add idle, and the portable loops measured faster.
+inline constexpr double kSmallMinRowBytes = 32;
+
 /// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
 /// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n); otherwise, for the
 /// element types small_product.hpp takes, small_product when m·n·k <= kSmallMaxWork (float32 and
-/// float64 with BLAS: m·n·k < kBlasMinWork) and k·n <= kSmallMaxPanel; otherwise matrix_product.
+/// float64 with BLAS: m·n·k < kBlasMinWork; and n·element size >= kSmallMinRowBytes) and
+/// k·n <= kSmallMaxPanel; otherwise matrix_product.
 Route choose_route(const ContractionSizes& sizes, DType type);
 
 /// "matrix product", "streaming" or "small products", for messages and `einops explain`.

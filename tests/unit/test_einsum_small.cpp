@@ -48,12 +48,13 @@ Route route_of(std::string_view pattern, const std::vector<Shape>& shapes, einop
   return plan->steps.empty() ? Route::matrix_product : plan->steps.front().route;
 }
 
-/// The route of float32 products of m·n·k multiply-adds per entry: a small product below
-/// kBlasMinWork where BLAS takes float32, up to kSmallMaxWork where it does not.
-Route float32_route(double work) {
+/// The route of float32 products of m·n·k multiply-adds per entry with rows of C n long: a small
+/// product below kBlasMinWork where BLAS takes float32, up to kSmallMaxWork where it does not,
+/// with rows of at least kSmallMinRowBytes.
+Route float32_route(double work, std::int64_t n) {
   namespace e = einops::detail::einsum;
   const bool small = e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) : work <= e::kSmallMaxWork;
-  return small ? Route::small_product : Route::matrix_product;
+  return small && static_cast<double>(n) * 4 >= e::kSmallMinRowBytes ? Route::small_product : Route::matrix_product;
 }
 
 TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
@@ -67,14 +68,18 @@ TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
         EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, type), Route::small_product) << q << " " << d;
       }
       const double work = static_cast<double>(q * q * d);
-      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32), float32_route(work));
-      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, DType::float32), float32_route(work));
+      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32), float32_route(work, q));
+      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, DType::float32), float32_route(work, d));
     }
-  // Below a BLAS call's worth of work (the portable loops' range before): small in every build.
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::float32), Route::small_product);
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::float64), Route::small_product);
+  // Below a BLAS call's worth of work (the portable loops' range before): small in every build,
+  // where a row of C fills a 256-bit vector (8 float32, 4 float64 elements).
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 8}}, DType::float32), Route::small_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 4}}, DType::float64), Route::small_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 7}}, DType::float32), Route::matrix_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 3}}, DType::float64), Route::matrix_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 3}}, DType::float16), Route::small_product);
   // Element types the kernel does not take stay matrix products.
-  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{16384, 4, 4}, {16384, 4, 4}}, DType::int32), Route::matrix_product);
+  EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 8}}, DType::int32), Route::matrix_product);
 }
 
 TEST(EinsumSmallRoute, LargeProductsStayMatrixProducts) {

@@ -17,7 +17,7 @@ namespace {
 /// Independent accumulators: at least latency (4-5 cycles) x units (2) on current cores.
 constexpr int kChains = 12;
 constexpr std::int64_t kIterations = std::int64_t{1} << 22;
-constexpr int kTrials = 5;
+constexpr int kTrials = 20;
 
 #if defined(__x86_64__)
 /// Returns the sum of the chains, so that no chain is optimised away.

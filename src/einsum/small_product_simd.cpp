@@ -155,8 +155,55 @@ void WriteTile(const C* HWY_RESTRICT tile, std::int64_t tile_row, std::int64_t r
   }
 }
 
+/// Packs the columns [0, returned) of B (k x n, its columns contiguous, `ld` apart) into rows of
+/// `packed` (`padded` apart) in square blocks transposed in 128-bit registers, as many columns as
+/// whole blocks cover; the caller copies the rest. The SCALAR target has no such registers and
+/// returns 0.
+template <class C>
+std::int64_t TransposeBlocks(const C* b, std::int64_t ld, std::int64_t k, std::int64_t n, C* HWY_RESTRICT packed,
+                             std::int64_t padded) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)b, (void)ld, (void)k, (void)n, (void)packed, (void)padded;
+  return 0;
+#else
+  const hn::Full128<C> d;
+  constexpr auto kBlock = static_cast<std::int64_t>(16 / sizeof(C));  // 4 float or 2 double lanes
+  const std::int64_t columns = n / kBlock * kBlock, depth = k / kBlock * kBlock;
+  for (std::int64_t j = 0; j < columns; j += kBlock) {
+    const C* column = b + j * ld;
+    for (std::int64_t kk = 0; kk < depth; kk += kBlock) {
+      C* to = packed + kk * padded + j;
+      if constexpr (kBlock == 4) {
+        const auto r0 = hn::LoadU(d, column + kk), r1 = hn::LoadU(d, column + ld + kk);
+        const auto r2 = hn::LoadU(d, column + 2 * ld + kk), r3 = hn::LoadU(d, column + 3 * ld + kk);
+        const hn::Repartition<double, decltype(d)> d64;
+        const auto low01 = hn::BitCast(d64, hn::InterleaveLower(d, r0, r1));   // r0[0] r1[0] r0[1] r1[1]
+        const auto low23 = hn::BitCast(d64, hn::InterleaveLower(d, r2, r3));
+        const auto high01 = hn::BitCast(d64, hn::InterleaveUpper(d, r0, r1));  // r0[2] r1[2] r0[3] r1[3]
+        const auto high23 = hn::BitCast(d64, hn::InterleaveUpper(d, r2, r3));
+        hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, low01, low23)), d, to);
+        hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, low01, low23)), d, to + padded);
+        hn::StoreU(hn::BitCast(d, hn::InterleaveLower(d64, high01, high23)), d, to + 2 * padded);
+        hn::StoreU(hn::BitCast(d, hn::InterleaveUpper(d64, high01, high23)), d, to + 3 * padded);
+      } else {
+        const auto r0 = hn::LoadU(d, column + kk), r1 = hn::LoadU(d, column + ld + kk);
+        hn::StoreU(hn::InterleaveLower(d, r0, r1), d, to);
+        hn::StoreU(hn::InterleaveUpper(d, r0, r1), d, to + padded);
+      }
+    }
+    for (std::int64_t kk = depth; kk < k; ++kk)
+      for (std::int64_t c = 0; c < kBlock; ++c) packed[kk * padded + j + c] = column[c * ld + kk];
+  }
+  return columns;
+#endif
+}
+
+/// Columns of a 16-bit B widened together before TransposeBlocks packs them: one block of float
+/// lanes in a 128-bit register.
+constexpr std::int64_t kHalfBlock = 4;
+
 /// A thread's buffers: B packed (k rows of whole vectors); for 16-bit floats also A widened and
-/// one column of B widened.
+/// kHalfBlock columns of B widened.
 template <class C>
 struct Scratch {
   std::vector<C> b, a, column;
@@ -201,7 +248,17 @@ void Entry(const BatchedGemm& p, const T* a, const T* b, T* c, Scratch<FloatComp
         std::fill(packed + kk * padded + n, packed + (kk + 1) * padded, C{0});
       }
     } else {  // B's columns are contiguous: read along them, write across the rows
-      for (std::int64_t j = 0; j < n; ++j) {
+      std::int64_t j = 0;
+      if constexpr (std::is_same_v<T, C>) {
+        j = TransposeBlocks(b, bl.col_stride, k, n, packed, padded);
+      } else {  // kHalfBlock columns at a time widened, in vectors, then transposed the same way
+        for (; j + kHalfBlock <= n; j += kHalfBlock) {
+          for (std::int64_t column = 0; column < kHalfBlock; ++column)
+            WidenRow(b + (j + column) * bl.col_stride, k, 1, scratch.column.data() + column * k);
+          if (TransposeBlocks(scratch.column.data(), k, k, kHalfBlock, packed + j, padded) == 0) break;
+        }
+      }
+      for (; j < n; ++j) {
         const C* column = nullptr;
         if constexpr (std::is_same_v<T, C>) {
           column = b + j * bl.col_stride;
@@ -278,7 +335,7 @@ void RangeTyped(const BatchedGemm& p, std::int64_t begin, std::int64_t end) {
   scratch.b.resize(static_cast<std::size_t>(p.k * ((p.n + N - 1) / N * N)));
   if constexpr (!std::is_same_v<T, C>) {
     scratch.a.resize(static_cast<std::size_t>(p.m * p.k));
-    scratch.column.resize(static_cast<std::size_t>(p.k));
+    scratch.column.resize(static_cast<std::size_t>(kHalfBlock * p.k));
   }
   const T* a = static_cast<const T*>(p.a);
   const T* b = static_cast<const T*>(p.b);

@@ -1,10 +1,11 @@
 // The small-product kernel (small_product.hpp), compiled once per instruction set (Highway) and
 // chosen at run time.
 // Assumptions: vectors are capped at 256 bits (a tile of one 512-bit vector would waste half its
-// lanes on the common n = 8, and the tiles' register budget is AVX2's); B's packed rows hold
-// whole vectors, zero beyond n, so every load of B is a full vector inside the buffer; a tile
-// whose columns reach past n, or whose C is not contiguous float32/float64 along n, is written
-// through a small aligned buffer, narrowed to the element type there (half_convert-inl.h).
+// lanes on the common n = 8); the tiles' register budget is 16 vector registers, 32 on AVX-512
+// targets; B's packed rows hold whole vectors, zero beyond n, so every load of B is a full vector
+// inside the buffer; a tile whose columns reach past n, or whose C is not contiguous
+// float32/float64 along n, is written through a small aligned buffer, narrowed to the element
+// type there (half_convert-inl.h).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -43,7 +44,7 @@ constexpr std::int64_t kLineBytes = 64;
 
 /// This target's tile budget: AVX-512 targets have 32 vector registers (also at 256 bits), twice
 /// the accumulators of the others' 16 (small_product.hpp).
-#if HWY_TARGET <= HWY_AVX3
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 constexpr int kTargetAccumulators = 2 * kTileAccumulators;
 constexpr int kTargetVectors = kMaxTileVectors;
 constexpr int kTargetRows = kMaxTileRows;
@@ -300,7 +301,8 @@ void Entry(const BatchedGemm& p, const T* a, const T* b, T* c, Scratch<FloatComp
     const int full_rows = TileRows(width);
     for (std::int64_t i0 = 0; i0 < m; i0 += full_rows) {
       const auto rows = static_cast<int>(std::min<std::int64_t>(full_rows, m - i0));
-      if (block == 0 && i0 + full_rows < m) PrefetchRowsToL1(ops, i0 + full_rows, std::min<std::int64_t>(full_rows, m - i0 - full_rows));
+      if (block == 0 && i0 + full_rows < m)
+        PrefetchRowsToL1(ops, i0 + full_rows, std::min<std::int64_t>(full_rows, m - i0 - full_rows));
       T* target = c + i0 * cl.row_stride + j0 * cl.col_stride;
       if (direct) {
         TileFor<C>(rows, width)(ops, i0, j0, reinterpret_cast<C*>(target), cl.row_stride);

@@ -106,6 +106,39 @@ TEST(EinsumSmallRoute, ExplainNamesTheKernel) {
   EXPECT_EQ(einops::detail::einsum::route_name(Route::small_product), std::string("small products"));
 }
 
+TEST(EinsumSmallRoute, WidenedHalvesFollowFloat32Routes) {
+  // Three float16 operands are converted to float32 first: their steps are float32's, whose
+  // products of 16·16·16 go to BLAS where the build has it (not to the tiles float16 would take).
+  using einops::detail::describe_einsum;
+  const std::vector<Shape> chain = {{64, 16, 16}, {64, 16, 16}, {64, 16, 16}};
+  const auto half = describe_einsum("b i j, b j k, b k l -> b i l", chain, einops::DType::float16);
+  const auto single = describe_einsum("b i j, b j k, b k l -> b i l", chain, einops::DType::float32);
+  ASSERT_EQ(half.steps.size(), 2u);
+  ASSERT_EQ(single.steps.size(), 2u);
+  for (std::size_t s = 0; s < 2; ++s) EXPECT_EQ(half.steps[s].kernel, single.steps[s].kernel);
+  EXPECT_NE(half.note.find("converted to float32"), std::string::npos) << half.note;
+  // ... and their result is float32's, rounded once.
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> small(-2, 2);
+  std::vector<einops::Tensor<einops::float16>> halves;
+  std::vector<einops::Tensor<float>> singles;
+  for (const Shape& shape : chain) {
+    einops::Tensor<einops::float16> h(shape);
+    einops::Tensor<float> f(shape);
+    for (std::int64_t i = 0; i < h.size(); ++i) {
+      f.data()[i] = static_cast<float>(small(rng));
+      h.data()[i] = einops::float16(f.data()[i]);
+    }
+    halves.push_back(h);
+    singles.push_back(f);
+  }
+  const auto got = einops::einsum(halves[0], halves[1], halves[2], "b i j, b j k, b k l -> b i l");
+  const auto want = einops::einsum(singles[0], singles[1], singles[2], "b i j, b j k, b k l -> b i l");
+  ASSERT_EQ(got.size(), want.size());
+  for (std::int64_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got.data()[i].bits, einops::float16(want.data()[i]).bits) << i;
+}
+
 // ---- the kernel against a naive reference --------------------------------------------------------
 
 /// Runs `check` with each instruction set this CPU and build have, then restores the choice.

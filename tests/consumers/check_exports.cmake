@@ -6,6 +6,7 @@
 #    einops::detail only the functions that public headers name (their inline code and templates
 #    call them, so they must be exported);
 #  - EinopsError's type information is exported, so that callers catch it by type.
+# Standard-library template instantiations are skipped: libstdc++ gives them default visibility.
 cmake_minimum_required(VERSION 3.25)
 string(REGEX MATCH "^[0-9]+\\.[0-9]+" major_minor "${VERSION}")
 string(REGEX MATCH "^[0-9]+" major "${VERSION}")
@@ -39,6 +40,12 @@ set(problems "")
 set(exported_api 0)
 set(kernel_pattern "einops::detail::einsum::|einops::detail::N_[A-Z0-9_]+::|hwy::|\\(anonymous namespace\\)")
 foreach(line ${symbols})
+  # Instantiations of the standard library's templates (std::, __gnu_cxx::) keep default
+  # visibility whatever the library's flags (libstdc++ declares its namespaces visible), even when
+  # their arguments are internal types: not ours to hide.
+  if(line MATCHES "^[0-9a-f]+ [A-Za-z] (std::|__gnu_cxx::)")
+    continue()
+  endif()
   if(line MATCHES "${kernel_pattern}")
     list(APPEND problems "kernel symbol: ${line}")
   elseif(line MATCHES "einops::detail::([A-Za-z_][A-Za-z_0-9]*)")

@@ -159,20 +159,32 @@ AnyTensor new_single(const Call& call, const TensorRef& x, DType out_type) {
   return out;
 }
 
-AnyTensor new_list(Call call, std::span<const TensorRef> xs, DType out_type) {
+/// A list input into `out`, or (no `out`) into a new tensor of `out_type`.
+AnyTensor list_call(Call call, std::span<const TensorRef> xs, const TensorRef* out, DType out_type) {
   call.list_input = true;
-  std::optional<ListView> view = list_view(xs, call.label, call.pattern.text, call.lengths);
-  if (!view) return new_single(call, stacked(xs), out_type);
+  const std::optional<ListView> view = list_view(xs, call.label, call.pattern.text, call.lengths);
   const TensorRef& first = xs.front();
-  const TensorRef whole(first.dtype, first.data, view->shape, view->strides);
-  const Plan& plan = plan_of(call, whole.shape);
-  // The table belongs to input dimension 0 only when a single axis makes it up.
-  const auto dim0_axes = std::count(plan.input_axis_dim.begin(), plan.input_axis_dim.end(), 0);
-  if (dim0_axes != 1) return new_single(call, stacked(xs), out_type);
-  check_result_size(plan, dtype_size(out_type), first.shape, call.lengths);
-  AnyTensor out = new_result(out_type, plan.output_shape);
-  convert_into(call, plan, whole, view->offsets, first.shape, out);
-  return out;
+  std::optional<TensorRef> whole;
+  if (view) whole.emplace(first.dtype, first.data, view->shape, view->strides);
+  const Plan* plan = whole ? &plan_of(call, whole->shape) : nullptr;
+  // The table stands for input dimension 0 only where a single axis makes it up.
+  if (plan != nullptr && std::count(plan->input_axis_dim.begin(), plan->input_axis_dim.end(), 0) != 1) plan = nullptr;
+  if (plan == nullptr) {
+    const AnyTensor copy = stacked(xs);
+    if (out != nullptr) {
+      into_single(call, copy, *out);
+      return {};
+    }
+    return new_single(call, copy, out_type);
+  }
+  if (out != nullptr) {
+    convert_into(call, *plan, *whole, view->offsets, first.shape, *out);
+    return {};
+  }
+  check_result_size(*plan, dtype_size(out_type), first.shape, call.lengths);
+  AnyTensor result = new_result(out_type, plan->output_shape);
+  convert_into(call, *plan, *whole, view->offsets, first.shape, result);
+  return result;
 }
 
 }  // namespace
@@ -185,19 +197,23 @@ void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pat
                  const AxisLengths& lengths) {
   into_single(Call{Operation::repeat, "repeat", pattern, map, lengths}, x, out);
 }
+void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
+                    const AxisLengths& lengths) {
+  list_call(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, xs, &out, out.dtype);
+}
 AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths) {
   return new_single(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, x, out);
 }
 AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths) {
-  return new_list(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, xs, out);
+  return list_call(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, xs, nullptr, out);
 }
 AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths) {
   return new_single(Call{Operation::repeat, "repeat", pattern, map, lengths}, x, out);
 }
 AnyTensor repeat(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                  const AxisLengths& lengths) {
-  return new_list(Call{Operation::repeat, "repeat", pattern, map, lengths}, xs, out);
+  return list_call(Call{Operation::repeat, "repeat", pattern, map, lengths}, xs, nullptr, out);
 }
 
 }  // namespace einops::detail

@@ -64,6 +64,9 @@ void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& 
                     const AxisLengths& lengths);
 void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
                  const AxisLengths& lengths);
+/// A list input (stacked on a new leading axis, as einops does) into `out`, read in place.
+void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
+                    const AxisLengths& lengths);
 AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
 AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths);

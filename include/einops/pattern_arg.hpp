@@ -147,11 +147,13 @@ struct fact_traits<given_lengths<Names...>> {
   static constexpr std::string_view names[sizeof...(Names) + 1] = {Names.view()..., {}};
   static constexpr std::size_t count = sizeof...(Names);
   static constexpr std::size_t rank = kNoStaticRank;
+  static constexpr std::string_view affine_axis = {};
 };
 template <std::size_t Rank>
 struct fact_traits<static_rank<Rank>> {
   static constexpr bool gives_lengths = false;
   static constexpr std::size_t rank = Rank;
+  static constexpr std::string_view affine_axis = {};
 };
 
 /// The check of a literal arrow pattern for `operation` that depends on one fact of the call.

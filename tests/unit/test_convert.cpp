@@ -177,6 +177,9 @@ void check_pair() {
   Tensor<Out> back({2, 5, 37, 3});
   einops::rearrange_into(planes, back, "b c h w -> b h w c", affine);
   EXPECT_TRUE(same_elements(back, reference<Out>(einops::contiguous(einops::rearrange(planes, "b c h w -> b h w c")), &map, 3)));
+  // The axis inside an output group: the same elements as the planes, regrouped.
+  Tensor<Out> grouped = einops::rearrange<Out>(x, "b h w c -> b (c h) w", affine);
+  EXPECT_TRUE(same_elements(grouped, einops::contiguous(einops::rearrange(einops::rearrange<Out>(x, "b h w c -> b c h w", affine), "b c h w -> b (c h) w"))));
   // offset first, scalars.
   const Map scalar{{1.5f}, {-7.0f}, true};
   Tensor<Out> y = einops::rearrange<Out>(x, "b h w c -> b c h w", einops::affine<>{.scale = {1.5f}, .offset = {-7.0f}, .offset_first = true});
@@ -325,7 +328,7 @@ TEST(Convert, RepeatConverts) {
   const Map map{affine.scale, affine.offset};
   const Tensor<std::uint8_t> moved = einops::contiguous(einops::repeat(x, "h w c -> c (h 2) w r", {{"r", 3}}));
   EXPECT_TRUE(same_elements(y, reference<float>(moved, &map, 0)));
-  Tensor<std::uint8_t> into({3, 10, 5, 3});
+  Tensor<std::uint8_t> into({3, 4, 5, 3});
   einops::repeat_into(y, into, "c h w r -> c h w r", einops::affine<"c">{.scale = {2.0f, 0.5f, -0.8f}});
   EXPECT_EQ(into.at({0, 0, 0, 0}), from_float<std::uint8_t>(y.at({0, 0, 0, 0}) * 2.0f));
 }

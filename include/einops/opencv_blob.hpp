@@ -22,6 +22,7 @@
 // allocation.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -88,9 +89,11 @@ inline ImageRef image_ref(const cv::Mat& m) {
 
 }  // namespace detail_blob
 
-/// The blob of `images` (see the header's comment): one pass, inputs read in place.
-inline cv::Mat blob(const std::vector<cv::Mat>& images, const rearrange_pattern<>& pattern = "b h w c -> b c h w",
-                    const BlobParams& p = {}) {
+/// The blob of `images` into `out` (see the header's comment): one pass, inputs read in place.
+/// `out` is reallocated only when its shape or depth is not the blob's (cv::Mat::create's rule),
+/// so a loop over batches reuses one blob and its pages.
+inline void blob_into(const std::vector<cv::Mat>& images, cv::Mat& out, const rearrange_pattern<>& pattern = "b h w c -> b c h w",
+                      const BlobParams& p = {}) {
   if (images.empty()) throw EinopsError("einops::opencv::blob: no images");
   const cv::Mat& first = images.front();
   const int channels = first.channels();
@@ -123,10 +126,20 @@ inline cv::Mat blob(const std::vector<cv::Mat>& images, const rearrange_pattern<
   stacked.insert(stacked.end(), shapes[0].shape.begin(), shapes[0].shape.end());
   const auto plan = get_plan(Operation::rearrange, std::nullopt, pattern.ref(), stacked, {});
   const DType out_type = einops::detail::opencv::dtype_of_depth(p.depth);
-  cv::Mat out = einops::detail::opencv::make_mat(out_type, plan->output_shape);
+  const auto out_shape = tensor_traits<cv::Mat>::shape(out);
+  if (out.empty() || out.depth() != p.depth || !out.isContinuous() ||
+      !std::equal(out_shape.begin(), out_shape.end(), plan->output_shape.begin(), plan->output_shape.end()))
+    out = einops::detail::opencv::make_mat(out_type, plan->output_shape);
   const Shape strides = einops::detail::row_major_strides(plan->output_shape);
   einops::detail::rearrange_into(refs, einops::detail::TensorRef(out_type, out.data, plan->output_shape, strides),
                                  pattern.ref(), map, {});
+}
+
+/// The blob of `images` as a new Mat.
+inline cv::Mat blob(const std::vector<cv::Mat>& images, const rearrange_pattern<>& pattern = "b h w c -> b c h w",
+                    const BlobParams& p = {}) {
+  cv::Mat out;
+  blob_into(images, out, pattern, p);
   return out;
 }
 

@@ -5,6 +5,8 @@
 //   map    the affine map, a vector of one scale and one offset per channel row,
 //   store  float -> output lanes (rows, streaming where float32 and large; or 2-4 channels
 //          interleaved by StoreInterleaved).
+// float32 channel rows merged into interleaved channels skip the buffers (MergeFloatRows): their
+// input, four times the output's bytes, is then read once.
 // Vectors hold one float32 register's lanes; narrower types use the matching partial vectors.
 // float16 and bfloat16 convert only through half_convert-inl.h; the scalar edges convert as
 // float16.hpp does, which that header matches bit for bit. Multiplies and adds are separate
@@ -220,6 +222,52 @@ void StoreMerge(const float* const* src, Lane<T>* HWY_RESTRICT out, std::int64_t
     for (int k = 0; k < C; ++k) out[j * C + k] = ScalarFromFloat<T>(src[k][j]);
 }
 
+/// The scale and offset of one channel row.
+struct RowMap {
+  float scale = 1.0f, offset = 0.0f;
+};
+
+/// out[j * C + k] = Out(map_k(rows[k][j])) for j < n, k < C: float32 rows (contiguous) straight
+/// to interleaved channels, without the L1 buffers (the input is read once, from memory).
+template <class T, int C>
+void MergeFloatRows(const float* const* rows, const RowMap* maps, bool mapped, bool offset_first, Lane<T>* HWY_RESTRICT out,
+                    std::int64_t n) {
+  const DF df;
+  const DLane<T> dl;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(df));
+  const float* row[C];
+  hn::Vec<DF> vs[C], vo[C];
+  for (int k = 0; k < C; ++k) {
+    row[k] = rows[k];
+    vs[k] = hn::Set(df, maps[k].scale);
+    vo[k] = hn::Set(df, maps[k].offset);
+  }
+  std::int64_t j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    hn::Vec<DLane<T>> v[C];
+    for (int k = 0; k < C; ++k) {
+      auto x = hn::LoadU(df, row[k] + j);
+      if (mapped) x = offset_first ? hn::Mul(hn::Add(x, vo[k]), vs[k]) : hn::Add(hn::Mul(x, vs[k]), vo[k]);
+      v[k] = FromFloat<T>(df, x);
+    }
+    StoreChannels<C>(dl, v, out + j * C);
+  }
+  for (; j < n; ++j)
+    for (int k = 0; k < C; ++k) {
+      float x = row[k][j];
+      if (mapped) {
+        if (offset_first) {
+          const float shifted = x + maps[k].offset;
+          x = shifted * maps[k].scale;
+        } else {
+          const float scaled = x * maps[k].scale;
+          x = scaled + maps[k].offset;
+        }
+      }
+      out[j * C + k] = ScalarFromFloat<T>(x);
+    }
+}
+
 // ---- the executor ------------------------------------------------------------------------------
 
 /// The stages of one input type and one output type, on untyped pointers.
@@ -228,6 +276,7 @@ struct Stages {
   void (*load_split[kMaxConvertChannels + 1])(const void*, std::int64_t, float* const*);
   void (*store_row)(const float*, void*, std::int64_t, std::int64_t, bool);
   void (*store_merge[kMaxConvertChannels + 1])(const float* const*, void*, std::int64_t);
+  void (*merge_float_rows[kMaxConvertChannels + 1])(const float* const*, const RowMap*, bool, bool, void*, std::int64_t);
   std::size_t in_size, out_size;
 };
 
@@ -251,6 +300,15 @@ Stages& WithOutput(Stages& s) {
   s.store_merge[2] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 2>(src, static_cast<Lane<T>*>(out), n); };
   s.store_merge[3] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 3>(src, static_cast<Lane<T>*>(out), n); };
   s.store_merge[4] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 4>(src, static_cast<Lane<T>*>(out), n); };
+  s.merge_float_rows[2] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+    MergeFloatRows<T, 2>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
+  };
+  s.merge_float_rows[3] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+    MergeFloatRows<T, 3>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
+  };
+  s.merge_float_rows[4] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+    MergeFloatRows<T, 4>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
+  };
   s.out_size = sizeof(T);
   return s;
 }
@@ -319,6 +377,17 @@ void ExecuteConvert(const ConvertSchedule& s, const void* in_data, void* out_dat
         }
         case ConvertKernel::merge_channels: {
           const float* src[kMaxConvertChannels];
+          if (s.map.in == DType::float32 && pixel.in_stride == 1 && pixel.param_stride == 0) {
+            RowMap maps[kMaxConvertChannels];
+            for (std::int64_t k = 0; k < s.channels; ++k) {
+              src[k] = reinterpret_cast<const float*>(in) + in_offset + channel.in_offset(k);
+              if (s.map.scale != nullptr)
+                maps[k] = {s.map.scale[param + k * channel.param_stride], s.map.offset[param + k * channel.param_stride]};
+            }
+            stages.merge_float_rows[s.channels](src, maps, s.map.scale != nullptr, s.map.offset_first,
+                                                out + out_offset * out_size, n);
+            break;
+          }
           for (std::int64_t k = 0; k < s.channels; ++k) {
             stages.load_row(in + (in_offset + channel.in_offset(k)) * in_size, pixel.in_stride, n, buffers[k]);
             MapRow(s.map, buffers[k], n, param + k * channel.param_stride, pixel.param_stride);

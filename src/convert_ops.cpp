@@ -68,7 +68,7 @@ AnyTensor stacked(std::span<const TensorRef> xs) {
 
 std::string dtype_text(DType dtype) { return std::string(dtype_name(dtype)); }
 
-/// One call: `x` (for a list, the list seen as one tensor with `list_offsets` on its axis 0).
+/// What names a call in its errors, and what it was given.
 struct Call {
   Operation operation;
   std::string_view label;
@@ -79,6 +79,8 @@ struct Call {
 };
 
 /// Writes the result of `plan` on `x` into `out` through the map (shapes and types checked here).
+/// For a list input, `x` is the list seen as one tensor whose axis 0 reads `list_offsets`, and
+/// `shown_shape` the shape of one of its tensors (the one errors name).
 void convert_into(const Call& call, const Plan& plan, const TensorRef& x, std::span<const std::int64_t> list_offsets,
                   std::span<const std::int64_t> shown_shape, const TensorRef& out) {
   const CallContext context{.operation = call.label, .pattern = plan.pattern, .shape = shown_shape, .lengths = &call.lengths, .list_input = call.list_input};

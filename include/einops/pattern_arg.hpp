@@ -127,7 +127,7 @@ constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
 /// The one text of the fault an affine_axis fact finds, at compile time and at run time.
-inline constexpr fixed_string kAffineAxisReason = "The affine map's axis is not an axis of the output";
+inline constexpr fixed_string kAffineAxisReason = "The axis of the affine map is not an axis of the output";
 
 template <class Fact>
 struct fact_traits {

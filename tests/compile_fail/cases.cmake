@@ -284,4 +284,4 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_any_tensor
 list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_affine_axis_not_in_output
   [=[einops::rearrange<float>(x, "b h w c -> b c h w", einops::affine<"k">{.scale = {2.f, 3.f, 4.f}})]=]
   [=[einops::rearrange<float>(x, "b h w c -> b c h w", einops::affine<"c">{.scale = {2.f, 3.f, 4.f}})]=]
-  [=[The affine map's axis is not an axis of the output]=])
+  [=[The axis of the affine map is not an axis of the output]=])

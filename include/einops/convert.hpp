@@ -60,18 +60,18 @@ struct ConvertRef {
   ConvertRef() = default;
 };
 
-void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
+EINOPS_API void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths);
-void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
+EINOPS_API void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
                  const AxisLengths& lengths);
 /// A list input (stacked on a new leading axis, as einops does) into `out`, read in place.
-void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
+EINOPS_API void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths);
-AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
-AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
+EINOPS_API AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
+EINOPS_API AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths);
-AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
-AnyTensor repeat(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
+EINOPS_API AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
+EINOPS_API AnyTensor repeat(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                  const AxisLengths& lengths);
 
 /// Runs `core(single-or-list of TensorRef)`: a list is read in place, never stacked first.

@@ -28,6 +28,7 @@
 
 #include "einops/einsum.hpp"
 #include "einops/threads.hpp"
+#include "einsum_small.hpp"
 #ifdef EINOPS_BENCH_TORCH
 #include <algorithm>
 #include <cmath>
@@ -252,6 +253,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   register_streaming();
+  bench::register_small_products();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,13 +1,16 @@
 // The README's OpenCV section: an image read with cv::imread becomes a normalised NCHW float
-// batch, that batch becomes ViT-style patches, and a grid of the batch is written with
-// cv::imwrite. Every einops call reads and returns cv::Mat.
+// batch in one call (layout, conversion, per-channel mean and std, BGR -> RGB), that batch
+// becomes ViT-style patches, the blob goes back to uint8 images, and a grid of the batch is
+// written with cv::imwrite. Every einops call reads and returns cv::Mat.
 //
 //   opencv_preprocess INPUT.png OUTPUT.png
 #include <einops/opencv.hpp>
+#include <einops/opencv_blob.hpp>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -15,9 +18,13 @@ using namespace einops::literals;
 
 namespace {
 
-/// ImageNet's per-channel mean and standard deviation, in OpenCV's BGR order.
-const cv::Scalar kMean(0.406, 0.456, 0.485);
-const cv::Scalar kStd(0.225, 0.224, 0.229);
+/// ImageNet's per-channel mean and standard deviation of pixels in [0, 1], in RGB order: the
+/// blob's order once swap_rb has turned OpenCV's BGR around.
+const cv::Scalar kMean(0.485, 0.456, 0.406);
+const cv::Scalar kStd(0.229, 0.224, 0.225);
+/// One float rounding of the values here (|value| < 3): the blob's arithmetic order differs
+/// from the check's.
+constexpr double kTolerance = 1e-6;
 /// The side of a square patch, in pixels (the input's sides are multiples of it).
 constexpr int kPatch = 16;
 
@@ -40,19 +47,14 @@ int main(int argc, char** argv) {
   cv::flip(image, views[2], 0);
   cv::flip(image, views[3], -1);
 
-  // Normalised float images (OpenCV's own arithmetic), then one NCHW blob, as a network takes it.
-  std::vector<cv::Mat> normalised;
-  for (const cv::Mat& view : views) {
-    cv::Mat scaled;
-    view.convertTo(scaled, CV_32FC3, 1.0 / 255.0);
-    cv::Mat centred;
-    cv::subtract(scaled, kMean, centred);
-    cv::Mat unit;
-    cv::divide(centred, kStd, unit);
-    normalised.push_back(unit);
-  }
-  const cv::Mat blob = einops::rearrange<"b h w c -> b c h w">(normalised);
+  // One pass: uint8 BGR b h w c -> float RGB b c h w, (pixel / 255 - mean) / std per channel.
+  const einops::opencv::BlobParams params{.scale = 1.0 / 255.0, .mean = kMean * 255.0, .std = kStd, .swap_rb = true};
+  const cv::Mat blob = einops::opencv::blob(views, "b h w c -> b c h w", params);
   std::printf("blob: %d x %d x %d x %d, float32\n", blob.size[0], blob.size[1], blob.size[2], blob.size[3]);
+  // Blob channel 0 is red, the image's channel 2.
+  const int red_corner[] = {0, 0, 0, 0};
+  const double expected = (image.at<cv::Vec3b>(0, 0)[2] / 255.0 - kMean[0]) / kStd[0];
+  if (std::abs(blob.at<float>(red_corner) - expected) > kTolerance) return fail("the blob is not normalised");
 
   // ViT patches: each image a sequence of flattened 16 x 16 patches.
   const cv::Mat patches =
@@ -64,7 +66,12 @@ int main(int argc, char** argv) {
   // The first patch of the first image, back to 16 x 16 x 3: the normalised top-left corner.
   const cv::Mat first = einops::rearrange<"b n (c p1 p2) -> b n p1 p2 c">(patches, "c"_ax = 3, "p1"_ax = kPatch);
   const int corner[] = {0, 0, 0, 0, 0};
-  if (first.at<float>(corner) != normalised[0].at<cv::Vec3f>(0, 0)[0]) return fail("patches do not match the image");
+  if (first.at<float>(corner) != blob.at<float>(red_corner)) return fail("patches do not match the blob");
+
+  // And back: the blob to uint8 BGR images (the inverse map, rounded and saturated).
+  const std::vector<cv::Mat> restored = einops::opencv::images(blob, "b c h w -> b h w c", params);
+  for (std::size_t i = 0; i < views.size(); ++i)
+    if (cv::norm(restored[i], views[i], cv::NORM_INF) != 0) return fail("the images did not survive the blob");
 
   // A 2 x 2 grid of the batch: a 2-D 3-channel Mat, which cv::imwrite takes as it is.
   const cv::Mat grid = einops::rearrange<"(b1 b2) h w c -> (b1 h) (b2 w) c">(views, "b1"_ax = 2);

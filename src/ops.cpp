@@ -2,6 +2,8 @@
 // view, a copy or a reduction.
 #include "einops/ops.hpp"
 
+#include "einops/convert.hpp"
+
 #include <string>
 
 #include "einops/detail/kernels.hpp"
@@ -112,9 +114,11 @@ AnyTensor contiguous(const TensorRef& x) {
 }
 
 void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths) {
+  if (out.dtype != x.dtype) return rearrange_into(x, out, pattern, ConvertRef{}, lengths);  // convert.hpp
   apply_into(borrow_plan(Operation::rearrange, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "rearrange");
 }
 void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const AxisLengths& lengths) {
+  if (out.dtype != x.dtype) return repeat_into(x, out, pattern, ConvertRef{}, lengths);  // convert.hpp
   apply_into(borrow_plan(Operation::repeat, std::nullopt, pattern, x.shape, lengths), x, out, lengths, "repeat");
 }
 void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, std::string_view reduction,

@@ -42,6 +42,10 @@ std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::spa
   return axis_strides(plan.input_axis_dim, plan.input_axis_lengths, input_strides);
 }
 
+std::array<std::int64_t, kMaxRank> output_axis_strides(const Plan& plan, std::span<const std::int64_t> output_strides) {
+  return axis_strides(plan.output_axis_dim, plan.output_axis_lengths, output_strides);
+}
+
 Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
                std::span<const std::int64_t> output_strides) {
   const std::array<std::int64_t, kMaxRank> axis_stride = input_axis_strides(plan, input_strides);

@@ -1,5 +1,8 @@
 #include "arguments.hpp"
 
+#include <exception>
+#include <string>
+
 #include <charconv>
 
 #include "tool_errors.hpp"
@@ -47,6 +50,28 @@ Shape parse_shape_list(const std::string& text) {
     if (end + 1 == text.size()) throw UsageError("--shape '" + text + "' ends with a separator");
   }
   return shape;
+}
+
+std::vector<float> parse_number_list(const std::string& text, const std::string& option) {
+  std::vector<float> numbers;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    std::size_t used = 0;
+    float value = 0;
+    try {
+      value = std::stof(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (word.empty() || used != word.size())
+      throw UsageError(option + " '" + text + "' is not a list of numbers such as 0.5,2,-1.25");
+    numbers.push_back(value);
+    at = end + 1;
+  }
+  return numbers;
 }
 
 std::vector<Shape> parse_shape_list_text(const std::string& text) {

@@ -20,6 +20,9 @@ Positionals split_positionals(const std::vector<std::string>& words);
 /// "2,3,4" (or "2x3x4", or "" for a scalar) as a shape. Throws UsageError.
 Shape parse_shape_list(const std::string& text);
 
+/// "0.5,2,-1.25" as numbers for `option` (the affine map's --scale and --offset). Throws UsageError.
+std::vector<float> parse_number_list(const std::string& text, const std::string& option);
+
 /// "[(2, 3), (), (4,)]": the packed shapes pack prints and unpack takes (-1 allowed once).
 /// Throws UsageError.
 std::vector<Shape> parse_shape_list_text(const std::string& text);

@@ -37,6 +37,13 @@ void add_transform(CLI::App& app, const std::string& name, const std::string& de
     sub->add_option("-r,--reduction", command.reduction, std::string("the reduction: ") + kReductions);
   sub->add_option("--dtype", command.dtype,
                   "dtype of the written result: 'result' (einops' result dtype, the default), 'input', or a name");
+  if (name != "reduce") {
+    sub->add_option("--scale", command.scale,
+                    "convert through out = in * scale + offset: one number, or one per position of --axis (a,b,c)");
+    sub->add_option("--offset", command.offset, "the map's offset: one number, or one per position of --axis");
+    sub->add_option("--axis", command.axis, "the output axis along which --scale and --offset vary");
+    sub->add_flag("--offset-first", command.offset_first, "out = (in + offset) * scale instead");
+  }
   sub->add_flag("--stack", command.stack,
                 "treat the inputs as einops' list input even when there is one: stacked on a new first axis");
   sub->add_flag("-v,--verbose", command.verbose, "say what was written");

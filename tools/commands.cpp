@@ -5,6 +5,7 @@
 #include "array_print.hpp"
 #include "cast.hpp"
 #include "einops/check_shape.hpp"
+#include "einops/convert.hpp"
 #include "einops/einsum.hpp"
 #include "einops/ops.hpp"
 #include "einops/pack.hpp"
@@ -39,6 +40,35 @@ std::vector<AnyTensor> read_all(const std::vector<std::string>& files) {
   return tensors;
 }
 
+/// Whether the command asks for the fused conversion (--scale, --offset, --axis, --offset-first).
+bool converts(const TransformCommand& command) {
+  return !command.scale.empty() || !command.offset.empty() || !command.axis.empty() || command.offset_first;
+}
+
+/// rearrange or repeat through the map in one pass: the result is float32 unless --dtype names
+/// another type (or 'input').
+AnyTensor run_converting(const TransformCommand& command, Operation operation, const std::vector<AnyTensor>& inputs,
+                         bool single, const AxisLengths& lengths) {
+  if (operation == Operation::reduce) throw UsageError("--scale, --offset and --axis apply to rearrange and repeat");
+  const DType out_type = command.dtype == "result" ? DType::float32
+                         : command.dtype == "input" ? inputs[0].dtype()
+                                                    : output_dtype(command.dtype, inputs[0], inputs[0]);
+  const std::vector<float> scale = command.scale.empty() ? std::vector<float>{} : parse_number_list(command.scale, "--scale");
+  const std::vector<float> offset = command.offset.empty() ? std::vector<float>{} : parse_number_list(command.offset, "--offset");
+  detail::ConvertRef map;
+  map.scale = scale;
+  map.offset = offset;
+  map.offset_first = command.offset_first;
+  map.axis = command.axis;
+  const bool rearranging = operation == Operation::rearrange;
+  if (single)
+    return rearranging ? detail::rearrange(inputs[0], out_type, command.pattern, map, lengths)
+                       : detail::repeat(inputs[0], out_type, command.pattern, map, lengths);
+  const std::vector<detail::TensorRef> refs(inputs.begin(), inputs.end());
+  return rearranging ? detail::rearrange(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths)
+                     : detail::repeat(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths);
+}
+
 /// Writes `x` to `path`, or prints it when `path` is empty.
 void deliver(const std::string& path, const AnyTensor& x, std::ostream& out) {
   if (path.empty()) out << format_array(x);
@@ -60,21 +90,25 @@ void run_transform(const TransformCommand& command, std::ostream& out) {
   const std::span<const AnyTensor> list(inputs);
   const bool single = inputs.size() == 1 && !command.stack;  // a list input is stacked on a new axis
   AnyTensor result;
-  switch (operation) {
-    case Operation::rearrange:
-      result = single ? rearrange(inputs[0], command.pattern, positionals.lengths)
-                      : rearrange(list, command.pattern, positionals.lengths);
-      break;
-    case Operation::repeat:
-      result = single ? repeat(inputs[0], command.pattern, positionals.lengths)
-                      : repeat(list, command.pattern, positionals.lengths);
-      break;
-    case Operation::reduce:
-      result = single ? reduce(inputs[0], command.pattern, *command.reduction, positionals.lengths)
-                      : reduce(list, command.pattern, *command.reduction, positionals.lengths);
-      break;
+  if (converts(command)) {
+    result = run_converting(command, operation, inputs, single, positionals.lengths);
+  } else {
+    switch (operation) {
+      case Operation::rearrange:
+        result = single ? rearrange(inputs[0], command.pattern, positionals.lengths)
+                        : rearrange(list, command.pattern, positionals.lengths);
+        break;
+      case Operation::repeat:
+        result = single ? repeat(inputs[0], command.pattern, positionals.lengths)
+                        : repeat(list, command.pattern, positionals.lengths);
+        break;
+      case Operation::reduce:
+        result = single ? reduce(inputs[0], command.pattern, *command.reduction, positionals.lengths)
+                        : reduce(list, command.pattern, *command.reduction, positionals.lengths);
+        break;
+    }
+    result = cast(result, output_dtype(command.dtype, inputs[0], result));
   }
-  result = cast(result, output_dtype(command.dtype, inputs[0], result));
 
   deliver(command.output, result, out);
   if (command.verbose && !command.output.empty())

@@ -19,6 +19,10 @@ struct TransformCommand {
   std::string dtype = "result";     // "result", "input" or a dtype name
   bool stack = false;  // a list input even when one file is given (several files always are)
   bool verbose = false;
+  // rearrange and repeat: the fused conversion (docs/preprocess.md); empty when not asked for.
+  std::string scale, offset;  // one number, or one per position of `axis`, comma-separated
+  std::string axis;
+  bool offset_first = false;
 };
 void run_transform(const TransformCommand& command, std::ostream& out);
 

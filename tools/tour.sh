@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A short tour of the einops tool on data it makes itself: transpose, space-to-depth, 2x2
-# max-pool, a batch as one picture, pack/unpack, explain and check. scripts/demo runs it.
+# max-pool, a batch as one picture, pack/unpack, explain and check, and a normalised float blob
+# made in one pass and turned back into pictures. scripts/demo runs it.
 #
 # usage: tools/tour.sh EINOPS_BINARY OUTPUT_FOLDER
 set -euo pipefail
@@ -62,6 +63,18 @@ show explain 'b h w c -> b (h w c' batch.npy || true
 step "10. check: the batch's shape asserted and its lengths named; a failing group is named (exit status 1)"
 show check 'b h w 3' batch.npy
 show check 'b (h 5) w c' batch.npy || true
+
+step "11. Preprocessing in one pass: the pictures as a normalised float32 NCHW blob, and back"
+# (x - mean) / std per channel, as x * (1 / std) + (-mean / std); the way back is x * std + mean.
+show rearrange 'b h w c -> b c h w' batch.npy --scale 0.017125,0.017507,0.017429 --offset=-2.1179,-2.0357,-1.8044 --axis c -o blob.npy -v
+show rearrange 'b c h w -> (b h) w c' blob.npy --scale 58.395,57.12,57.375 --offset 123.675,116.28,103.53 --axis c --dtype uint8 -o restored.png -v
+show rearrange 'b h w c -> (b h) w c' batch.npy -o original.png
+if cmp -s original.png restored.png; then
+  echo "the pictures restored from the blob equal the originals"
+else
+  echo "the pictures restored from the blob differ from the originals" >&2
+  exit 1
+fi
 
 printf '\nPictures written in %s:\n' "$(pwd)"
 for picture in grid.png pooled_grid.png transposed_grid.png rgba_grid.png; do printf '  %s\n' "$(pwd)/$picture"; done

@@ -127,6 +127,25 @@ std::vector<Case> make_cases() {
   all.push_back(pool("b c (h 2) (w 2) -> b c h w", "mean", {64, 64, 112, 112}, DType::float16, 2, false));
   all.push_back(pool("b c (h 2) (w 2) -> b c h w", "max", {128, 64, 112, 112}, DType::uint8, 2, false));
   all.push_back(pool("b (h 2) (w 2) c -> b h w c", "max", {4, 2160, 3840, 3}, DType::uint8, 2, true));
+  // Warm calls: float32 tensors of 16 KB to 1 MB that stay in L2 from call to call (model code's
+  // inner loops), and the per-call floor: a [2,3,4,5] tensor.
+  const DType f32 = DType::float32;
+  all.push_back(permute("b c h w -> b h w c", {2, 3, 4, 5}, f32, {2, 3, 4, 5}, {0, 2, 3, 1}, {}, "warm"));
+  for (const std::int64_t n : {16, 64, 197})  // head split, d = 64
+    all.push_back(permute("b n (h d) -> b h n d", {1, n, 768 / (n == 197 ? 1 : 3)}, f32,
+                          {1, n, n == 197 ? 12 : 4, 64}, {0, 2, 1, 3}, {{"h", n == 197 ? 12 : 4}}, "warm"));
+  for (const std::int64_t n : {64, 197})  // head merge
+    all.push_back(permute("b h n d -> b n (h d)", {1, n == 197 ? 12 : 4, n, 64}, f32, {1, n == 197 ? 12 : 4, n, 64},
+                          {0, 2, 1, 3}, {}, "warm"));
+  for (const std::int64_t side : {64, 128, 256}) {  // HWC <-> CHW
+    all.push_back(permute("h w c -> c h w", {side, side, 3}, f32, {side, side, 3}, {2, 0, 1}, {}, "warm"));
+    all.push_back(permute("c h w -> h w c", {3, side, side}, f32, {3, side, side}, {1, 2, 0}, {}, "warm"));
+  }
+  for (const std::int64_t side : {16, 32}) {  // tokens <-> feature maps, 64 channels
+    all.push_back(permute("b (h w) c -> b c h w", {1, side * side, 64}, f32, {1, side, side, 64}, {0, 3, 1, 2},
+                          {{"h", side}}, "warm"));
+    all.push_back(permute("b c h w -> b (h w) c", {1, 64, side, side}, f32, {1, 64, side, side}, {0, 2, 3, 1}, {}, "warm"));
+  }
   return all;
 }
 

@@ -13,19 +13,19 @@ namespace bench {
 enum class Kind { permute, reduce, repeat };
 
 struct Case {
-  Kind kind;
-  std::string pattern;
-  std::vector<std::pair<std::string, std::int64_t>> lengths;  // axis lengths the pattern needs
-  einops::Shape input_shape;
-  einops::DType dtype;
-  std::string reduction;  // reduce only: "sum", "max", "mean"
+  Kind kind{};
+  std::string pattern{};
+  std::vector<std::pair<std::string, std::int64_t>> lengths{};  // axis lengths the pattern needs
+  einops::Shape input_shape{};
+  einops::DType dtype{};
+  std::string reduction{};  // reduce only: "sum", "max", "mean"
 
   // The same work for libraries without einops: the input viewed with elementary axes (and
   // unit axes where repeat adds one), then permuted / reduced over `axes` / expanded to `expand`.
-  einops::Shape view;
-  std::vector<std::int64_t> permutation;  // permute
-  std::vector<std::int64_t> axes;         // reduce: reduced axes of `view`
-  einops::Shape expand;                   // repeat: the output viewed with elementary axes
+  einops::Shape view{};
+  std::vector<std::int64_t> permutation{};  // permute
+  std::vector<std::int64_t> axes{};         // reduce: reduced axes of `view`
+  einops::Shape expand{};                   // repeat: the output viewed with elementary axes
 
   // Non-overlapping `pool_window` x `pool_window` pooling of a 4-d image batch (reduce only; 0:
   // none): LibTorch runs it as max_pool2d / avg_pool2d with kernel_size = stride = pool_window,
@@ -36,7 +36,7 @@ struct Case {
   // The summary group of the table ("channels", "patchify", "pooling"); empty: the group of its
   // kind and dtype. Cases with a group carry their input shape in the label (one pattern and
   // dtype may appear at several shapes) and the group as the benchmark name's last field.
-  std::string group;
+  std::string group{};
 
   std::string label() const;
   einops::AxisLengths axis_lengths() const;

@@ -3,7 +3,7 @@
 // where they were found; at 1 and 2 threads. scripts/bench turns the JSON output into a table.
 //
 // Benchmark names: "<implementation>|<case label>|<dtype>|<threads>", and "|<group>" for the cases
-// of a summary group of their own ("channels", "patchify", "pooling": a filter on these words
+// of a summary group of their own ("channels", "patchify", "pooling", "warm": a filter on these words
 // selects them).
 #include <benchmark/benchmark.h>
 

@@ -11,7 +11,7 @@ of *% ref.* over the rounds: a shared machine drifts between phases over minutes
 single run's figures more than most kernel changes do.
 With --forced (a run with EINOPS_BENCH_SIMD set), the table goes between its own markers, so that
 the kernels of an older instruction set are shown beside the best ones.
-Benchmarks named with a fifth field (a group: "channels", "patchify", "pooling") are summed up in
+Benchmarks named with a fifth field (a group: "channels", "patchify", "pooling", "warm") are summed up in
 groups of their own; their labels carry the input shape ("pattern [64,224,224,3] (max)").
 """
 import argparse
@@ -24,7 +24,8 @@ import statistics
 import subprocess
 
 # The summary groups of the cases named with a group, in this order after the kinds' groups.
-GROUPS = {"channels": "image channels", "patchify": "patchify", "pooling": "pooling windows"}
+GROUPS = {"channels": "image channels", "patchify": "patchify", "pooling": "pooling windows",
+          "warm": "warm calls (in L2)"}
 
 
 def markers(forced):

@@ -5,10 +5,12 @@
 #pragma once
 
 #include "einops/check_shape.hpp"
+#include "einops/convert.hpp"
 #include "einops/dtype.hpp"
 #include "einops/einmix.hpp"
 #include "einops/einsum.hpp"
 #include "einops/error.hpp"
+#include "einops/flip.hpp"
 #include "einops/limits.hpp"
 #include "einops/memory.hpp"
 #include "einops/ops.hpp"

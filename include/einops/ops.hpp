@@ -57,6 +57,9 @@ struct TensorRef {
   template <Element T>
   TensorRef(const TensorView<T>& x)  // NOLINT(google-explicit-constructor)
       : dtype(dtype_v<T>), data(const_cast<std::remove_const_t<T>*>(x.data())), shape(x.shape()), strides(x.strides()) {}
+  /// Caller memory described in place (the adapters, a list seen as one tensor).
+  TensorRef(DType type, void* memory, std::span<const std::int64_t> lengths, std::span<const std::int64_t> steps)
+      : dtype(type), data(memory), shape(lengths), strides(steps) {}
 
   bool is_contiguous() const { return is_row_major_contiguous(shape, strides); }
   std::int64_t size() const { return element_count(shape); }

@@ -69,6 +69,10 @@ struct given_lengths {};
 using no_axis_lengths = given_lengths<>;
 template <std::size_t Rank>
 struct static_rank {};
+/// The axis along which an affine map's scale and offset vary (`einops::affine<"c">`, convert.hpp):
+/// it must be an axis of the pattern's output. affine_axis<""> (one scale, one offset) checks nothing.
+template <fixed_string Name>
+struct affine_axis {};
 
 /// What the library core needs of a pattern argument: its text and, for a checked literal, the
 /// parsed form (so the run time never parses it).
@@ -122,10 +126,20 @@ constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
+/// The one text of the fault an affine_axis fact finds, at compile time and at run time.
+inline constexpr fixed_string kAffineAxisReason = "The axis of the affine map is not an axis of the output";
+
 template <class Fact>
 struct fact_traits {
   static constexpr bool gives_lengths = false;
   static constexpr std::size_t rank = kNoStaticRank;
+  static constexpr std::string_view affine_axis = {};
+};
+template <fixed_string Name>
+struct fact_traits<affine_axis<Name>> {
+  static constexpr bool gives_lengths = false;
+  static constexpr std::size_t rank = kNoStaticRank;
+  static constexpr std::string_view affine_axis = Name.view();
 };
 template <fixed_string... Names>
 struct fact_traits<given_lengths<Names...>> {
@@ -133,11 +147,13 @@ struct fact_traits<given_lengths<Names...>> {
   static constexpr std::string_view names[sizeof...(Names) + 1] = {Names.view()..., {}};
   static constexpr std::size_t count = sizeof...(Names);
   static constexpr std::size_t rank = kNoStaticRank;
+  static constexpr std::string_view affine_axis = {};
 };
 template <std::size_t Rank>
 struct fact_traits<static_rank<Rank>> {
   static constexpr bool gives_lengths = false;
   static constexpr std::size_t rank = Rank;
+  static constexpr std::string_view affine_axis = {};
 };
 
 /// The check of a literal arrow pattern for `operation` that depends on one fact of the call.
@@ -164,6 +180,15 @@ constexpr PatternError check_shape_facts([[maybe_unused]] const Expression& expr
   PatternError error;
   ((error ? void() : void(error = check_shape_fact<Facts>(expression))), ...);
   return error;
+}
+
+/// Reports an affine axis that the output of `pattern` lacks (a compile error for a literal).
+template <class... Facts>
+constexpr void check_affine_facts([[maybe_unused]] const ArrowPattern& pattern) {
+  ((fact_traits<Facts>::affine_axis.empty() || pattern.right.contains(fact_traits<Facts>::affine_axis)
+        ? void()
+        : invalid_pattern<kAffineAxisReason>()),
+   ...);
 }
 
 template <class... Facts>
@@ -236,6 +261,7 @@ struct arrow_grammar {
     if (!result.ok()) detail::report_pattern_error(result.error.kind);
     if (const PatternError error = check_arrow_pattern(result.value, Op)) detail::report_pattern_error(error.kind);
     if (const PatternError error = detail::check_facts<Facts...>(result.value, Op)) detail::report_pattern_error(error.kind);
+    detail::check_affine_facts<Facts...>(result.value);
     if constexpr (CarryParsed) parsed.record(result.value);
   }
 };

@@ -125,8 +125,9 @@ EINOPS_API Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_
                           std::span<const std::int64_t> output_strides);
 
 /// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
-EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan,
-                                                                 std::span<const std::int64_t> input_strides);
+EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+/// The stride (in elements) of each output axis of `plan` for an output with `output_strides`.
+EINOPS_API std::array<std::int64_t, kMaxRank> output_axis_strides(const Plan& plan, std::span<const std::int64_t> output_strides);
 
 /// Two output axes of a plan (indices into output_axis_names) that one output dimension merges
 /// but whose strides in the input do not continue each other: the reason a view is impossible.

@@ -5,7 +5,8 @@
 // Each group is ordered by the strides of the memory it must be read or written in, so that a
 // group merges into one strided dimension; only an operand whose group cannot merge is copied.
 // A step whose route is streaming (route.hpp) goes to stream.hpp instead, after the same
-// summing away of labels only one side has.
+// summing away of labels only one side has; a small-product step takes the same groups as the
+// matrix product and runs them in small_product.hpp's kernel (for the element types it takes).
 #include "contract.hpp"
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
 #include "gemm.hpp"
+#include "small_product.hpp"
 #include "stream.hpp"
 
 namespace einops::detail::einsum {
@@ -288,7 +290,10 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
   for (int label : batch)
     problem.push_batch(extent[static_cast<std::size_t>(label)], a.stride_of(label), b.stride_of(label),
                        target.stride_of(label));
-  batched_gemm(a.dtype, problem);
+  if (route == Route::small_product && small_product_takes(a.dtype))
+    small_batched_product(a.dtype, problem);
+  else
+    batched_gemm(a.dtype, problem);
   if (!direct) sum_into(target, out, extent);
 }
 
@@ -309,9 +314,13 @@ std::string describe_contraction(const Term& a_in, const Term& b_in, const Term&
   const ProductGroups g = product_groups(a, b, out);
   const double m = length_of(g.m, extent), n = length_of(g.n, extent), k = length_of(g.k, extent);
   const double work = m * n * k;
-  text += "matrix product: " + count_text(length_of(g.batch, extent)) + " x [" + count_text(m) + " x " +
-          count_text(k) + "] . [" + count_text(k) + " x " + count_text(n) + "]";
-  text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
+  const bool small = route == Route::small_product && small_product_takes(a.dtype);
+  text += std::string(small ? "small products: " : "matrix product: ") + count_text(length_of(g.batch, extent)) +
+          " x [" + count_text(m) + " x " + count_text(k) + "] . [" + count_text(k) + " x " + count_text(n) + "]";
+  if (small)
+    text += " in register tiles";
+  else
+    text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
   if (!reads_in_place(a, g.m, g.k, extent)) text += "; the left side is copied first (its axes do not merge)";
   if (!reads_in_place(b, g.k, g.n, extent)) text += "; the right side is copied first (its axes do not merge)";
   if (!reads_in_place(out, g.m, g.n, extent)) text += "; the product is written to a buffer, then into place";

@@ -39,8 +39,18 @@ EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shap
   const CallContext context{"einsum", pattern, operands};
   const auto parsed = einsum_pattern(pattern, context);
   if (operands.empty()) context.fail("einsum needs at least one tensor");
-  const auto plan_owner = einsum::get_plan(*parsed, operands, context);
+  auto plan_owner = einsum::get_plan(*parsed, operands, context);
+  const bool half = is_floating(dtype) && dtype_size(dtype) == 2;
+  const bool widened = half && !plan_owner->has_empty_label && !einsum::reads_operands_in_place(*plan_owner);
+  if (widened) {  // einsum runs float32 copies by float32's plan
+    for (AnyTensor& operand : operands) {
+      const Shape shape(operand.shape().begin(), operand.shape().end());
+      operand = AnyTensor(DType::float32, nullptr, nullptr, shape, row_major_strides(shape));
+    }
+    plan_owner = einsum::get_plan(*parsed, operands, context);
+  }
   const EinsumPlan& plan = *plan_owner;
+  const DType step_type = widened ? DType::float32 : dtype;
 
   EinsumDescription description;
   for (std::size_t label = 0; label < plan.extent.size(); ++label)
@@ -53,7 +63,7 @@ EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shap
     terms.push_back(einsum::operand_term(operands[k], plan.operand_dims[k]));
     term_names.push_back("operand " + std::to_string(k) + " " + axes_text(plan, terms.back().labels));
   }
-  const Term output = output_layout(plan, dtype);
+  const Term output = output_layout(plan, step_type);
   if (plan.steps.empty())
     description.single_operand = output.labels.size() == terms.front().labels.size()
                                      ? "a permuted copy into the output " + axes_text(plan, output.labels)
@@ -64,7 +74,7 @@ EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shap
     const Term& b = terms[step.second];
     const bool last = s + 1 == plan.steps.size();
     const Term product =
-        last ? output : einsum::dense_layout(dtype, einsum::product_layout(a, b, step.result), plan.extent);
+        last ? output : einsum::dense_layout(step_type, einsum::product_layout(a, b, step.result), plan.extent);
     EinsumStepDescription& text = description.steps.emplace_back();
     text.first = term_names[step.first];
     text.second = term_names[step.second];
@@ -78,10 +88,9 @@ EinsumDescription describe_einsum(std::string_view pattern, std::span<const Shap
     term_names.push_back("product " + std::to_string(s + 1) + " " + axes_text(plan, product.labels));
   }
 
-  const bool half = is_floating(dtype) && dtype_size(dtype) == 2;
   if (plan.has_empty_label)
     description.note = "an axis has length 0: every sum is empty, the output is zeros and no kernel runs";
-  else if (half && einsum::streams_operands(plan))
+  else if (half && !widened)
     description.note = std::string(dtype_name(dtype)) + " is read in place, accumulated in float32 and rounded once";
   else if (half)
     description.note = std::string(dtype_name(dtype)) +

@@ -94,16 +94,19 @@ std::shared_ptr<const EinsumPlan> plan_for(std::span<const AnyTensor> operands, 
 
 /// The result when no kernel runs on the operands' own type: zeros for an empty sum, and the
 /// 16-bit floats, which are computed in float32 (as numpy accumulates them) and rounded once,
-/// through float32 copies of the operands unless streams_operands.
-std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const AnyTensor> operands) {
+/// through float32 copies of the operands, by float32's plan (its routes), unless
+/// reads_operands_in_place.
+std::optional<AnyTensor> special_result(const EinsumPlan& plan, std::span<const AnyTensor> operands,
+                                        const detail::CallContext& context) {
   const DType dtype = operands.front().dtype();
   if (plan.has_empty_label) return AnyTensor(dtype, plan.output_shape);  // every sum is empty
-  if (!is_half_precision(dtype) || detail::einsum::streams_operands(plan)) return std::nullopt;
+  if (!is_half_precision(dtype) || detail::einsum::reads_operands_in_place(plan)) return std::nullopt;
   std::vector<AnyTensor> widened;
   widened.reserve(operands.size());
   for (const AnyTensor& x : operands) widened.push_back(convert(x, DType::float32));
-  const AnyTensor out = detail::einsum::uninitialized_tensor(DType::float32, plan.output_shape);
-  execute(plan, widened, out);
+  const auto wide_plan = plan_for(widened, context);
+  const AnyTensor out = detail::einsum::uninitialized_tensor(DType::float32, wide_plan->output_shape);
+  execute(*wide_plan, widened, out);
   return convert(out, dtype);
 }
 
@@ -113,7 +116,7 @@ AnyTensor einsum(std::span<const AnyTensor> operands, einsum_pattern<> pattern_a
   const std::string_view pattern = pattern_arg.text();
   const detail::CallContext context{"einsum", pattern, operands};
   const auto plan = plan_for(operands, context);
-  if (auto special = special_result(*plan, operands)) return std::move(*special);
+  if (auto special = special_result(*plan, operands, context)) return std::move(*special);
   AnyTensor out = detail::einsum::uninitialized_tensor(operands.front().dtype(), plan->output_shape);
   execute(*plan, operands, out);
   return out;
@@ -129,7 +132,7 @@ void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, eins
                                           plan->output_shape.end()))
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype())) +
                  ", the result is " + detail::format_shape(plan->output_shape) + " " + std::string(dtype_name(dtype)));
-  if (auto special = special_result(*plan, operands)) {
+  if (auto special = special_result(*plan, operands, context)) {
     detail::copy_layout(dtype_size(dtype), out_shape, special->data(), special->strides(), out.data(), out.strides());
     return;
   }

@@ -54,7 +54,7 @@ double size_of(const Labels& labels, const Extents& extent) {
 /// Greedy pairwise order: each step contracts the pair whose product removes the most elements
 /// (the size of the result minus the sizes of the pair, as opt_einsum's greedy), the smaller
 /// result on a tie, the first pair after that. Each step's kernel is chosen by route.hpp's rule.
-std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, const Extents& extent) {
+std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, const Extents& extent, DType type) {
   std::vector<Step> steps;
   // Labels only one term has and the output lacks are summed away before its first product.
   const auto needed_elsewhere = [&](const std::vector<Labels>& all, std::size_t skip_a, std::size_t skip_b, int label) {
@@ -89,7 +89,7 @@ std::vector<Step> greedy_order(std::vector<Labels> terms, const Labels& output, 
           best_result = std::move(result);
         }
       }
-    const Route route = choose_route(contraction_sizes(terms[best_a], terms[best_b], best_result, extent));
+    const Route route = choose_route(contraction_sizes(terms[best_a], terms[best_b], best_result, extent), type);
     steps.push_back(Step{best_a, best_b, best_result, route});
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(best_b));
     terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(best_a));
@@ -194,7 +194,8 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
   Labels output_indexed;  // output labels that index something (length > 1)
   for (int label : plan->output_labels)
     if (plan->extent[static_cast<std::size_t>(label)] > 1) output_indexed.push_back(label);
-  if (operands.size() > 1) plan->steps = greedy_order(plan->operand_labels, output_indexed, plan->extent);
+  if (operands.size() > 1)
+    plan->steps = greedy_order(plan->operand_labels, output_indexed, plan->extent, operands.front().dtype());
   for (const Step& step : plan->steps) {  // intermediates must be addressable, like any tensor
     Shape shape;
     for (int label : step.result) shape.push_back(plan->extent[static_cast<std::size_t>(label)]);
@@ -208,8 +209,8 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
 
 }  // namespace
 
-bool streams_operands(const EinsumPlan& plan) {
-  if (plan.steps.size() != 1 || plan.steps.front().route != Route::streaming) return false;
+bool reads_operands_in_place(const EinsumPlan& plan) {
+  if (plan.steps.size() != 1 || plan.steps.front().route == Route::matrix_product) return false;
   for (std::size_t k = 0; k < 2; ++k)
     for (int label : plan.operand_labels[k])
       if (!contains(plan.operand_labels[1 - k], label) && !contains(plan.output_labels, label)) return false;
@@ -227,10 +228,12 @@ auto& plan_cache() {
   return cache;
 }
 
-/// The pattern, then each operand's rank and lengths as raw bytes: equal keys mean equal plans.
+/// The pattern, the element type (routes depend on it), then each operand's rank and lengths as
+/// raw bytes: equal keys mean equal plans.
 void build_key(std::string& key, std::string_view pattern, std::span<const AnyTensor> operands) {
   key.assign(pattern);
   key.push_back('\0');
+  key.push_back(static_cast<char>(operands.empty() ? DType::float32 : operands.front().dtype()));
   const auto append = [&key](std::int64_t value) {
     key.append(reinterpret_cast<const char*>(&value), sizeof value);
   };

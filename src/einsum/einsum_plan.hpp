@@ -1,6 +1,7 @@
 // Pattern + operand shapes -> EinsumPlan: the length of every label, which label each operand
 // dimension indexes, the output, and the greedy order of pairwise contractions. All checks of
-// shapes happen here, once; plans are cached by (pattern, shapes) in a bounded cache.
+// shapes happen here, once; plans are cached by (pattern, element type, shapes) in a bounded cache
+// (the element type decides some routes: route.hpp).
 #pragma once
 
 #include <cstddef>
@@ -38,10 +39,10 @@ struct EinsumPlan {
   std::vector<Step> steps;       // empty for one operand
 };
 
-/// Whether the plan is one streaming product of the two operands with nothing summed away
-/// first: the streaming kernel then reads 16-bit floats in place, accumulates them in float32
-/// and rounds each output once.
-bool streams_operands(const EinsumPlan& plan);
+/// Whether the plan is one streaming or small product of the two operands with nothing summed
+/// away first: those kernels then read 16-bit floats in place, accumulate them in float32 and
+/// round each output once.
+bool reads_operands_in_place(const EinsumPlan& plan);
 
 /// Builds (or finds) the plan; throws EinopsError through `context` for shapes that do not fit.
 std::shared_ptr<const EinsumPlan> get_plan(const EinsumPattern& pattern, std::span<const AnyTensor> operands,

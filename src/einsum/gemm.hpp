@@ -46,6 +46,23 @@ struct BatchedGemm {
   }
 };
 
+/// C^T = B^T · A^T: the same product with the roles of rows and columns exchanged (for kernels
+/// that write C along its rows, when C's columns are the contiguous ones).
+inline BatchedGemm transposed_product(const BatchedGemm& p) {
+  const auto swapped = [](MatrixLayout layout) { return MatrixLayout{layout.col_stride, layout.row_stride}; };
+  BatchedGemm t = p;
+  t.m = p.n;
+  t.n = p.m;
+  t.a = p.b;
+  t.a_layout = swapped(p.b_layout);
+  t.b = p.a;
+  t.b_layout = swapped(p.a_layout);
+  t.c_layout = swapped(p.c_layout);
+  t.a_batch_stride = p.b_batch_stride;
+  t.b_batch_stride = p.a_batch_stride;
+  return t;
+}
+
 /// Calls `run(a_offset, b_offset, c_offset)` (in elements) for the batch elements [begin, end) in
 /// row-major order of the batch dimensions (an odometer: no division per element).
 template <class Run>

@@ -47,21 +47,6 @@ std::optional<BlasOperand> blas_operand(std::int64_t rows, std::int64_t cols, Ma
   return std::nullopt;
 }
 
-/// C^T = B^T · A^T: the same product with the roles of rows and columns exchanged.
-BatchedGemm transposed(const BatchedGemm& p) {
-  BatchedGemm t = p;
-  t.m = p.n;
-  t.n = p.m;
-  t.a = p.b;
-  t.a_layout = transposed(p.b_layout);
-  t.b = p.a;
-  t.b_layout = transposed(p.a_layout);
-  t.c_layout = transposed(p.c_layout);
-  t.a_batch_stride = p.b_batch_stride;
-  t.b_batch_stride = p.a_batch_stride;
-  return t;
-}
-
 template <class T>
 void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const T* a, int lda,
                const T* b, int ldb, T* c, int ldc) {
@@ -83,7 +68,7 @@ bool run(const BatchedGemm& problem) {
   if (!fits_int(problem.m) || !fits_int(problem.n) || !fits_int(problem.k)) return false;
   // BLAS writes C row-major; a column-major C is the transposed product.
   BatchedGemm p = problem;
-  if (!row_major_ld(p.m, p.n, p.c_layout) && row_major_ld(p.n, p.m, transposed(p.c_layout))) p = transposed(problem);
+  if (!row_major_ld(p.m, p.n, p.c_layout) && row_major_ld(p.n, p.m, transposed(p.c_layout))) p = transposed_product(problem);
   const auto m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
 
   const std::optional<BlasOperand> a_in_place = blas_operand(p.m, p.k, p.a_layout);

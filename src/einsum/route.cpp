@@ -1,5 +1,8 @@
 #include "route.hpp"
 
+#include "gemm.hpp"
+#include "small_product.hpp"
+
 namespace einops::detail::einsum {
 
 ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Labels& result, const Extents& extent) {
@@ -22,12 +25,25 @@ ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Label
   return sizes;
 }
 
-Route choose_route(const ContractionSizes& sizes) {
+Route choose_route(const ContractionSizes& sizes, DType type) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
+  const double work = sizes.m * sizes.n * sizes.k;
+  bool small = small_product_takes(type) && sizes.k * sizes.n <= kSmallMaxPanel &&
+               (blas_takes(type) ? work < static_cast<double>(kBlasMinWork) : work <= kSmallMaxWork);
+  if (type == DType::float32 || type == DType::float64)
+    small = small && sizes.n * static_cast<double>(dtype_size(type)) >= kSmallMinRowBytes;
+  if (small) return Route::small_product;
   return Route::matrix_product;
 }
 
-const char* route_name(Route route) { return route == Route::streaming ? "streaming" : "matrix product"; }
+const char* route_name(Route route) {
+  switch (route) {
+    case Route::streaming: return "streaming";
+    case Route::small_product: return "small products";
+    case Route::matrix_product: break;
+  }
+  return "matrix product";
+}
 
 }  // namespace einops::detail::einsum

@@ -2,6 +2,9 @@
 // lengths alone, so that a cached plan keeps its choice):
 //   matrix_product: a batched matrix product (gemm.hpp: BLAS for float32/float64), for products
 //                   with a free axis on each side, where every element read is used many times;
+//   small_product:  small_product.hpp, batched products whose every entry is small (attention
+//                   over short sequences): register tiles per entry, no call per entry; element
+//                   types it does not take (integers, bool) run in the matrix product's loops;
 //   streaming:      stream.hpp, which reads both operands once, multiplies and reduces in
 //                   registers: dot products along a shared axis, elementwise products, products
 //                   summed over batch axes, matrix-vector products.
@@ -9,11 +12,13 @@
 
 #include <cstdint>
 
+#include "einops/dtype.hpp"
+
 #include "term.hpp"
 
 namespace einops::detail::einsum {
 
-enum class Route : std::uint8_t { matrix_product, streaming };
+enum class Route : std::uint8_t { matrix_product, streaming, small_product };
 
 /// The four groups of a contraction of terms with labels `a` and `b` into `result`, each as the
 /// product of its labels' lengths: batch (a, b and result), m (a and result), n (b and result),
@@ -36,13 +41,29 @@ inline constexpr double kStreamMinDepth = 64;
 /// kStreamMaxReuse; m = n = 4 gives 2).
 inline constexpr double kStreamMaxReuse = 2;
 
-/// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
-/// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n), otherwise
-/// matrix_product.
-Route choose_route(const ContractionSizes& sizes);
+/// A product with free axes on both sides that does not stream is a small product when each batch
+/// entry has at most kSmallMaxWork multiply-adds (m·n·k) ...
+inline constexpr double kSmallMaxWork = 64.0 * 64.0 * 64.0;
+/// ... and B's panel (k·n elements, packed per entry) stays within this many elements: 16 KB of
+/// float32, half of a 32 KB L1 data cache, so that it stays there while A's rows go by.
+inline constexpr double kSmallMaxPanel = 64.0 * 64.0;
+/// float32 and float64 products that BLAS takes (gemm.hpp's blas_takes) are small products only
+/// below gemm.hpp's kBlasMinWork multiply-adds per entry, where the portable loops ran before:
+/// from there on a BLAS call per entry, whose small-matrix kernels need no packing, measured at
+/// least as fast as the register tiles (bench_einsum's small/ rows).
+/// ... and, for float32 and float64 (whose other kernels are the portable loops or BLAS), when a
+/// row of C spans at least this many bytes, one 256-bit vector: a shorter row leaves lanes of
+/// every multiply-add idle, and the portable loops measured faster.
+inline constexpr double kSmallMinRowBytes = 32;
 
-/// "matrix product" or "streaming", for messages. (`einops explain` does not cover einsum; an
-/// explanation of an einsum plan would print each step's route with this name.)
+/// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
+/// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n); otherwise, for the
+/// element types small_product.hpp takes, small_product when m·n·k <= kSmallMaxWork (float32 and
+/// float64 with BLAS: m·n·k < kBlasMinWork; and n·element size >= kSmallMinRowBytes) and
+/// k·n <= kSmallMaxPanel; otherwise matrix_product.
+Route choose_route(const ContractionSizes& sizes, DType type);
+
+/// "matrix product", "streaming" or "small products", for messages and `einops explain`.
 const char* route_name(Route route);
 
 }  // namespace einops::detail::einsum

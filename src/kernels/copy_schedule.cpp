@@ -27,6 +27,10 @@ constexpr std::int64_t kStreamMinBytes = std::int64_t{8} << 20;
 /// and the next operation usually reads it: cached stores pay off up to this size.
 constexpr std::int64_t kFillStreamMinBytes = std::int64_t{64} << 20;
 
+/// Copies up to this size are taken to run in the caches (L2 of current cores): their blocks are
+/// sized for few kernel calls, not for streaming memory, and their runs are not prefetched.
+constexpr std::int64_t kCachedCopyMaxBytes = std::int64_t{1} << 20;
+
 /// Threading chunks (see the end of make_copy_schedule).
 constexpr std::int64_t kChunksPerCopy = 32;
 constexpr std::int64_t kMinChunkBytes = std::int64_t{256} << 10;
@@ -182,6 +186,7 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
     return output_order ? stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride) : stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride);
   });
 
+  s.cached = s.total * es <= kCachedCopyMaxBytes;
   // Blocks: a block's rows are tabulated (at most kMaxBlockRows).
   switch (s.kernel) {
     case TileKernel::transpose: {
@@ -211,7 +216,9 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
       const std::int64_t unit_bytes = s.unit * es;
       const std::int64_t units_per_block = std::max<std::int64_t>(1, (256 * 1024) / unit_bytes);
       const std::int64_t rows_per_line_pair = std::max<std::int64_t>(2, (128 + unit_bytes - 1) / unit_bytes);
-      s.block_rows = std::min({s.rows, kMaxBlockRows, rows_per_line_pair});
+      // A copy that the caches hold has no lines to fill by streaming: blocks of whole output
+      // runs, so that a call is a few long kernel calls.
+      s.block_rows = std::min({s.rows, kMaxBlockRows, s.cached ? kMaxBlockRows : rows_per_line_pair});
       s.block_cols = std::min(s.cols, std::max<std::int64_t>(1, units_per_block / s.block_rows));
       break;
     }

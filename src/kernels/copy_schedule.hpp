@@ -79,6 +79,7 @@ struct CopySchedule {
   std::int64_t group_rows = 1;
   std::int64_t group_cols = 1;
   bool stream = false;        // non-temporal stores (output larger than the caches)
+  bool cached = false;        // small enough to run in the caches: no software prefetches
   bool stage_rows = false;    // transposes: a band's rows crowd a few L1 sets; copy their lines first
 
   // Work items (outer index, batch block, row block, column block) and the items per chunk of

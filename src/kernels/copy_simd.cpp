@@ -40,6 +40,7 @@ struct Tile {
   std::int64_t col_in, col_out;
   std::int64_t batch, batch_in, batch_out;
   bool stream;
+  bool prefetch;            // units: prefetch the next entry's runs (copies beyond the caches)
   bool stage_rows;          // transposes: copy each band's input lines to L1 first (see the schedule)
   // The block this thread copies next (for prefetching): its first batch entry's input and row
   // offsets, rows and columns; next_rows == 0 when there is none.
@@ -173,7 +174,7 @@ void UnitsTile(const Tile<Word>& t) {
     const NextRead<Word> next(t, b);
     for (std::int64_t c = 0; c < t.cols; ++c)
       for (std::int64_t r = 0; r < t.rows; ++r) {
-        if (c < next.cols && r < next.rows)
+        if (t.prefetch && c < next.cols && r < next.rows)
           for (std::int64_t line = 0; line < unit_lines; ++line)
             hwy::Prefetch(next.in + next.row_in[r] + c * t.col_in + line * kLine);
         if (small)
@@ -629,6 +630,7 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     tile.batch_in = batch_loop.in_stride;
     tile.batch_out = batch_loop.out_stride;
     tile.stream = s.stream;
+    tile.prefetch = !s.cached;
     tile.stage_rows = s.stage_rows;
   };
 

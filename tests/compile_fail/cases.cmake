@@ -281,3 +281,7 @@ list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_view_any_tensor
   [=[(void)einops::rearrange_view(any, "a b -> a b b")]=]
   [=[(void)einops::rearrange_view(any, "a b -> a b")]=]
   [=[Indexing expression contains duplicate dimension]=])
+list(APPEND EINOPS_COMPILE_FAIL_CASES rearrange_affine_axis_not_in_output
+  [=[einops::rearrange<float>(x, "b h w c -> b c h w", einops::affine<"k">{.scale = {2.f, 3.f, 4.f}})]=]
+  [=[einops::rearrange<float>(x, "b h w c -> b c h w", einops::affine<"c">{.scale = {2.f, 3.f, 4.f}})]=]
+  [=[The axis of the affine map is not an axis of the output]=])

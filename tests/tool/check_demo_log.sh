@@ -35,6 +35,8 @@ expected=(
   '^== 10\. '
   '^b=16 h=32 w=32$'
   "can't divide axis of length 32 in chunks of 5 (input dim 1, group (h 5))"
+  '^== 11\. '
+  '^the pictures restored from the blob equal the originals$'
   '^Pictures written in '
   '^Tour complete\.$'
 )

@@ -97,7 +97,7 @@ void convert_into(const Call& call, const Plan& plan, const TensorRef& x, std::s
   if (!map.axis.empty()) {
     for (std::size_t i = 0; i < plan.output_axis_names.size() && axis < 0; ++i)
       if (plan.output_axis_names[i] == map.axis) axis = static_cast<int>(i);
-    if (axis < 0) context.fail(std::string(kAffineAxisReason.view()) + ": \"" + std::string(map.axis) + "\"");
+    if (axis < 0) context.fail(std::string(kAffineAxisReasonText) + ": \"" + std::string(map.axis) + "\"");
     positions = plan.output_axis_lengths[static_cast<std::size_t>(axis)];
   }
   const auto expand = [&](std::span<const float> values, float identity, const char* what) {

@@ -126,8 +126,20 @@ constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
-/// The one text of the fault an affine_axis fact finds, at compile time and at run time.
-inline constexpr fixed_string kAffineAxisReason = "The axis of the affine map is not an axis of the output";
+/// The one text of the fault an affine_axis fact finds, at compile time and at run time. A pointer
+/// to the literal, so that Clang quotes it whole in affine_axis_is_invalid's call frame.
+inline constexpr const char* kAffineAxisReasonText = "The axis of the affine map is not an axis of the output";
+template <std::size_t N>
+constexpr fixed_string<N> fixed_string_of(const char* text) {
+  char copy[N]{};
+  for (std::size_t i = 0; i + 1 < N; ++i) copy[i] = text[i];
+  return fixed_string<N>(copy);
+}
+inline constexpr auto kAffineAxisReason =
+    fixed_string_of<std::string_view(kAffineAxisReasonText).size() + 1>(kAffineAxisReasonText);
+/// The compile error of an affine axis the output lacks; `reason` is there for Clang's notes, as
+/// in pattern_is_invalid.
+constexpr void affine_axis_is_invalid([[maybe_unused]] const char* reason) { invalid_pattern<kAffineAxisReason>(); }
 
 template <class Fact>
 struct fact_traits {
@@ -187,7 +199,7 @@ template <class... Facts>
 constexpr void check_affine_facts([[maybe_unused]] const ArrowPattern& pattern) {
   ((fact_traits<Facts>::affine_axis.empty() || pattern.right.contains(fact_traits<Facts>::affine_axis)
         ? void()
-        : invalid_pattern<kAffineAxisReason>()),
+        : affine_axis_is_invalid(kAffineAxisReasonText)),
    ...);
 }
 

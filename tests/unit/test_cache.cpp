@@ -1,14 +1,18 @@
-// The plan cache: identity of cached plans, separate keys, a bounded size, and concurrent use.
+// The plan cache: identity of cached plans, separate keys, a bounded size, and concurrent use; the
+// per-thread recent-entries cache in front of it and of the other per-call caches.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "einops/detail/plan_kernels.hpp"
 #include <einops/einops.hpp>
+
+#include "recent_entries.hpp"
 
 namespace {
 
@@ -181,6 +185,60 @@ TEST(PlanCache, ConcurrentFirstUseAgrees) {
   for (const auto& plan : plans) EXPECT_EQ(plan->output_shape, (Shape{4, 3, 4}));
   const auto settled = rearrange_plan("b (h w) -> b h w", {4, 12}, {{"h", 3}});
   EXPECT_EQ(rearrange_plan("b (h w) -> b h w", {4, 12}, {{"h", 3}}).get(), settled.get());
+}
+
+/// An entry of the recent-entries tests: a number looked up by itself.
+struct Number {
+  int value = -1;
+  bool matches(int key) const { return value == key; }
+};
+
+TEST(RecentEntries, TheEntryUsedLastIsFoundWithoutAHash) {
+  einops::detail::RecentEntries<Number, 4> recent;
+  int hashes = 0;
+  const auto hash_of = [&hashes](int key) {
+    return [&hashes, key] {
+      ++hashes;
+      return static_cast<std::uint64_t>(key);
+    };
+  };
+  auto miss = recent.find(5, hash_of(5));
+  EXPECT_EQ(miss.hit, nullptr);
+  EXPECT_EQ(miss.set, 1u);
+  recent.store(miss, [](Number& entry) { entry.value = 5; });
+  const int after_store = hashes;
+  const auto hit = recent.find(5, hash_of(5));
+  ASSERT_NE(hit.hit, nullptr);
+  EXPECT_EQ(hit.hit->value, 5);
+  EXPECT_EQ(hashes, after_store);
+  recent.store(recent.find(6, hash_of(6)), [](Number& entry) { entry.value = 6; });
+  EXPECT_EQ(recent.find(5, hash_of(5)).hit->value, 5);  // in its own set, found through the hash
+  EXPECT_EQ(hashes, after_store + 2);
+}
+
+TEST(RecentEntries, ANewEntryReplacesTheOldestOfItsSet) {
+  einops::detail::RecentEntries<Number, 1, 3> recent;
+  for (int value = 0; value < 4; ++value) recent.store(recent.find(value), [value](Number& entry) { entry.value = value; });
+  EXPECT_EQ(recent.find(0).hit, nullptr);  // the oldest gave way to 3
+  for (int value = 1; value < 4; ++value) {
+    ASSERT_NE(recent.find(value).hit, nullptr);
+    EXPECT_EQ(recent.find(value).hit->value, value);
+  }
+}
+
+TEST(RecentEntries, AFailedFillAndClearLeaveNoEntry) {
+  einops::detail::RecentEntries<Number, 1, 2> recent;
+  recent.store(recent.find(1), [](Number& entry) { entry.value = 1; });
+  EXPECT_THROW(recent.store(recent.find(2),
+                            [](Number& entry) {
+                              entry.value = 2;
+                              throw std::runtime_error("no value");
+                            }),
+               std::runtime_error);
+  EXPECT_EQ(recent.find(2).hit, nullptr);
+  EXPECT_NE(recent.find(1).hit, nullptr);
+  recent.clear();
+  EXPECT_EQ(recent.find(1).hit, nullptr);
 }
 
 }  // namespace

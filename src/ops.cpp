@@ -8,6 +8,7 @@
 
 #include "einops/detail/kernels.hpp"
 #include "kernels/buffer_cache.hpp"
+#include "cache_keys.hpp"
 #include "call_context.hpp"
 #include "execute.hpp"
 
@@ -49,14 +50,6 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
 
 using detail::TensorRef;
 
-/// A plain loop: std::equal on integers becomes a call to memcmp, a tenth of a tiny call's time.
-bool same_shape(std::span<const std::int64_t> a, std::span<const std::int64_t> b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
 AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
   detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
@@ -68,7 +61,7 @@ void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, cons
   const DType expected = detail::result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
   if (out.dtype != expected ||
-      !same_shape(out_shape, plan.output_shape)) {
+      !detail::same_shape(out_shape, plan.output_shape)) {
     const detail::CallContext context{.operation = label, .pattern = plan.pattern, .shape = x.shape, .lengths = &lengths};
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype)) +
                  ", the result is " + detail::format_shape(plan.output_shape) + " " +

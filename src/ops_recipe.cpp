@@ -1,15 +1,15 @@
 // einops' recipe for backends that bring their own ops (tensor_traits' TensorOps way, LibTorch's
 // adapter among them), planned from the cached Plan and kept per thread for repeated calls.
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "einops/detail/adapter_call.hpp"
+#include "cache_keys.hpp"
 #include "call_context.hpp"
+#include "recent_entries.hpp"
 
 namespace einops::detail {
 namespace {
@@ -60,20 +60,6 @@ OpsRecipe make_recipe(Operation operation, std::optional<std::string_view> reduc
   return recipe;
 }
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
-
-std::uint64_t hash_text(std::uint64_t h, std::string_view text) {
-  std::size_t i = 0;
-  for (; i + sizeof(std::uint64_t) <= text.size(); i += sizeof(std::uint64_t)) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + i, sizeof word);
-    h = mix(h, word);
-  }
-  std::uint64_t tail = text.size();
-  for (; i < text.size(); ++i) tail = (tail << 8) | static_cast<unsigned char>(text[i]);
-  return mix(h, tail);
-}
-
 /// What identifies a call's recipe. A literal pattern is known by its address (static storage),
 /// any other by its text.
 struct Key {
@@ -85,19 +71,19 @@ struct Key {
   std::span<const AxisLengths::Entry> lengths;
 
   std::uint64_t hash() const {
-    std::uint64_t h = mix(static_cast<std::uint64_t>(operation), static_cast<std::uint64_t>(dtype + 1));
-    h = pattern.literal ? mix(mix(h, reinterpret_cast<std::uintptr_t>(pattern.text.data())), pattern.text.size())
-                        : hash_text(h, pattern.text);
+    std::uint64_t h = hash_mix(static_cast<std::uint64_t>(operation), static_cast<std::uint64_t>(dtype + 1));
+    h = pattern.literal
+            ? hash_mix(hash_mix(h, reinterpret_cast<std::uintptr_t>(pattern.text.data())), pattern.text.size())
+            : hash_text(h, pattern.text);
     if (!reduction.empty()) h = hash_text(h, reduction);
-    for (std::int64_t length : shape) h = mix(h, static_cast<std::uint64_t>(length));
-    for (const auto& [name, length] : lengths) h = mix(hash_text(h, name), static_cast<std::uint64_t>(length));
+    for (std::int64_t length : shape) h = hash_mix(h, static_cast<std::uint64_t>(length));
+    for (const auto& [name, length] : lengths) h = hash_mix(hash_text(h, name), static_cast<std::uint64_t>(length));
     return h;
   }
 };
 
-struct Slot {
-  bool filled = false;
-  std::uint64_t hash = 0;
+/// A recipe with the key it was made for.
+struct RecentRecipe {
   Operation operation = Operation::rearrange;
   std::string reduction;
   int dtype = -1;
@@ -109,15 +95,14 @@ struct Slot {
   OpsRecipe recipe;
 
   bool matches(const Key& key) const {
-    return filled && operation == key.operation && dtype == key.dtype &&
+    return operation == key.operation && dtype == key.dtype &&
            (key.pattern.literal ? literal == key.pattern.text.data() && text_size == key.pattern.text.size()
-                                : literal == nullptr && text == key.pattern.text) &&
-           reduction == key.reduction && std::ranges::equal(shape, key.shape) && std::ranges::equal(lengths, key.lengths);
+                                : literal == nullptr && same_text(text, key.pattern.text)) &&
+           same_text(reduction, key.reduction) && same_shape(shape, key.shape) &&
+           std::ranges::equal(lengths, key.lengths);
   }
-  void fill(const Key& key, std::uint64_t key_hash, OpsRecipe made) {
-    filled = false;
+  void assign(const Key& key, OpsRecipe made) {
     recipe = std::move(made);
-    hash = key_hash;
     operation = key.operation;
     reduction.assign(key.reduction);
     dtype = key.dtype;
@@ -126,16 +111,14 @@ struct Slot {
     text_size = key.pattern.text.size();
     shape.assign(key.shape.begin(), key.shape.end());
     lengths.assign(key.lengths.begin(), key.lengths.end());
-    filled = true;
   }
 };
 
 /// Direct-mapped, per thread: enough for the distinct calls of a model's forward pass.
-constexpr std::size_t kSlots = 64;
+constexpr std::size_t kRecentRecipes = 64;
 
 struct ThreadRecipes {
-  std::array<Slot, kSlots> slots;
-  Slot* last = nullptr;
+  RecentEntries<RecentRecipe, kRecentRecipes> recent;
   int uses = 0;  // OpsRecipeUses alive on this thread
   std::vector<std::unique_ptr<const OpsRecipe>> nested;  // recipes of calls made while another is in use
 };
@@ -160,14 +143,13 @@ OpsRecipeUse::OpsRecipeUse(Operation operation, std::optional<std::string_view> 
   }
   const Key key{operation, operation == Operation::reduce ? reduction.value_or(std::string_view()) : std::string_view(),
                 dtype ? static_cast<int>(*dtype) : -1, pattern, shape, lengths.entries()};
-  if (recipes.last == nullptr || !recipes.last->matches(key)) {
-    const std::uint64_t hash = key.hash();
-    Slot& slot = recipes.slots[hash % kSlots];
-    if (slot.hash != hash || !slot.matches(key))
-      slot.fill(key, hash, make_recipe(operation, reduction, shape, dtype, pattern, lengths));  // throws if invalid
-    recipes.last = &slot;
+  const auto lookup = recipes.recent.find(key, [&key] { return key.hash(); });
+  if (lookup.hit) {
+    recipe_ = &lookup.hit->recipe;
+  } else {
+    OpsRecipe made = make_recipe(operation, reduction, shape, dtype, pattern, lengths);  // throws if invalid
+    recipe_ = &recipes.recent.store(lookup, [&](RecentRecipe& entry) { entry.assign(key, std::move(made)); }).recipe;
   }
-  recipe_ = &recipes.last->recipe;
   ++recipes.uses;
 }
 

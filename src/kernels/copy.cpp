@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "copy_schedule.hpp"
+#include "../recent_entries.hpp"
 
 namespace einops::detail {
 namespace {
@@ -18,21 +19,33 @@ bool same_walk(const Walk& a, const Walk& b) {
   return true;  // copies have no reduced dimensions
 }
 
+/// A copy schedule with what it was made from.
+struct RecentSchedule {
+  struct Key {
+    const Walk& walk;
+    std::size_t element_size;
+  };
+  Walk walk;
+  std::size_t element_size = 0;
+  std::shared_ptr<const CopySchedule> schedule;
+
+  bool matches(const Key& key) const { return element_size == key.element_size && same_walk(walk, key.walk); }
+};
+
 /// The schedule of this thread's previous copy, reused when the walk repeats (a loop calling one
 /// pattern on tensors of one layout): scheduling costs more than a small copy itself. Held by
 /// shared_ptr so that a copy started while another runs on this thread cannot free it early.
 std::shared_ptr<const CopySchedule> schedule_for(const Walk& walk, std::size_t element_size) {
-  struct Last {
-    Walk walk;
-    std::size_t element_size = 0;
-    std::shared_ptr<const CopySchedule> schedule;
-  };
-  thread_local Last last;
-  if (last.schedule && last.element_size == element_size && same_walk(last.walk, walk)) return last.schedule;
+  thread_local RecentEntries<RecentSchedule, 1> recent;
+  const RecentSchedule::Key key{walk, element_size};
+  const auto lookup = recent.find(key);
+  if (lookup.hit) return lookup.hit->schedule;
   auto schedule = std::make_shared<const CopySchedule>(make_copy_schedule(walk, element_size));
-  last.walk = walk;
-  last.element_size = element_size;
-  last.schedule = schedule;
+  recent.store(lookup, [&](RecentSchedule& entry) {
+    entry.walk = walk;
+    entry.element_size = element_size;
+    entry.schedule = schedule;
+  });
   return schedule;
 }
 

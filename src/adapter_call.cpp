@@ -3,9 +3,7 @@
 #include "einops/detail/adapter_call.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <utility>
 
@@ -175,50 +173,6 @@ OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std
     begin += length;
   }
   return layout;
-}
-
-std::string compact_einsum_pattern(std::string_view pattern) {
-  static constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  const auto parsed = einsum_pattern(pattern, CallContext{"einsum", pattern});
-  std::vector<std::string_view> names;  // index = letter
-  const auto letter_of = [&](std::string_view name) {
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it != names.end()) return letters[static_cast<std::size_t>(it - names.begin())];
-    names.push_back(name);  // the 52-name limit was checked with the pattern
-    return letters[names.size() - 1];
-  };
-  const auto write = [&](const Expression& expression, std::string& out) {
-    for (const Group& group : expression.groups) {
-      if (group.is_bare_ellipsis()) out += "...";
-      else out += letter_of(group.axes[0].name);
-    }
-  };
-  std::string compact;
-  for (std::size_t i = 0; i < parsed->inputs.size(); ++i) {
-    if (i > 0) compact += ',';
-    write(parsed->inputs[i], compact);
-  }
-  compact += "->";
-  write(parsed->output, compact);
-  return compact;
-}
-
-const std::string& compact_einsum_pattern_cached(std::string_view pattern) {
-  struct Slot {
-    std::string pattern;
-    std::string compact;
-    bool filled = false;
-  };
-  constexpr std::size_t kSlots = 16;  // per thread, direct-mapped
-  thread_local std::array<Slot, kSlots> cache;
-  Slot& slot = cache[std::hash<std::string_view>{}(pattern) % kSlots];
-  if (slot.filled && slot.pattern == pattern) return slot.compact;
-  std::string compact = compact_einsum_pattern(pattern);  // throws EinopsError for a bad pattern
-  slot.filled = false;
-  slot.pattern.assign(pattern);
-  slot.compact = std::move(compact);
-  slot.filled = true;
-  return slot.compact;
 }
 
 }  // namespace einops::detail

@@ -69,18 +69,6 @@ inline std::string describe_error(const std::exception& error) {
   return std::string("torch raised: ") + error.what();
 }
 
-/// torch's einsum on einops' single-letter pattern; `pattern` (einops' form) names the call in errors.
-inline at::Tensor run_compact_einsum(const std::string& compact, at::TensorList operands, std::string_view pattern) {
-  try {
-    return at::einsum(compact, operands);
-  } catch (const c10::Error& error) {
-    std::string shapes;
-    for (const at::Tensor& x : operands)
-      shapes += (shapes.empty() ? "" : ", ") + format_shape(std::span<const std::int64_t>(x.sizes().data(), x.sizes().size()));
-    throw_call_error("einsum", pattern, "Input tensor shapes: " + shapes + ".", describe_error(error));
-  }
-}
-
 }  // namespace detail::torch_adapter
 
 /// LibTorch's tensors bring their own ops (docs/backends.md, way 2).
@@ -166,7 +154,7 @@ at::Tensor rearrange_view(const at::Tensor& x, const std::type_identity_t<rearra
 
 /// einops.einsum of a list of torch tensors, the pattern last as einops takes it.
 inline at::Tensor einsum(const std::vector<at::Tensor>& operands, std::string_view pattern) {
-  return detail::torch_adapter::run_compact_einsum(detail::compact_einsum_pattern_cached(pattern), operands, pattern);
+  return detail::ops_einsum(std::span<const at::Tensor>(operands), pattern);
 }
 
 }  // namespace einops

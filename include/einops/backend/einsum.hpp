@@ -42,6 +42,27 @@ struct first_adapted<Last> {
   using type = Last;
 };
 
+/// A backend's own einsum (TensorOps) on einops' compact pattern (compact_einsum_pattern);
+/// `pattern`, einops' form, names the call in errors, where the library's exceptions become
+/// EinopsError as in every other op (with_library_errors).
+template <class Family>
+Family run_ops_einsum(const std::string& compact, std::span<const Family> operands, std::string_view pattern) {
+  const auto inputs = [&] {
+    std::string shapes;
+    for (const Family& operand : operands) shapes += (shapes.empty() ? "" : ", ") + format_shape(OpsShape(operand).lengths());
+    return "Input tensor shapes: " + shapes + ".";
+  };
+  return with_library_errors<Family>("einsum", pattern, inputs,
+                                     [&] { return Family(tensor_traits<Family>::einsum(compact, operands)); });
+}
+
+/// einops.einsum of a list of a backend's own tensors (TensorOps), einops' pattern last.
+template <class Family>
+Family ops_einsum(std::span<const Family> operands, std::string_view pattern) {
+  const std::string compact = compact_einsum_pattern_cached(pattern);
+  return run_ops_einsum(compact, operands, pattern);
+}
+
 template <std::size_t Rank, class... Args>
 auto run_einsum(const Args&... args) {
   const auto arguments = std::tuple<const Args&...>(args...);
@@ -58,16 +79,7 @@ auto run_einsum(const Args&... args) {
     const auto operands = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::array<Family, count>{Family(std::get<I>(arguments))...};
     }(std::make_index_sequence<count>{});
-    const auto inputs = [&] {
-      std::string shapes;
-      for (const Family& operand : operands)
-        shapes += (shapes.empty() ? "" : ", ") + format_shape(OpsShape(operand).lengths());
-      return "Input tensor shapes: " + shapes + ".";
-    };
-    const std::string compact = compact_einsum_pattern_cached(pattern);
-    Family y = with_library_errors<Family>("einsum", pattern, inputs, [&] {
-      return Family(tensor_traits<Family>::einsum(compact, std::span<const Family>(operands)));
-    });
+    Family y = ops_einsum(std::span<const Family>(operands), pattern);
     if constexpr (Rank != dynamic_rank) {
       const auto shape = tensor_traits<Family>::shape(y);
       if (static_cast<std::size_t>(std::ranges::size(shape)) != Rank)

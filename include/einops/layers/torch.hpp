@@ -21,12 +21,14 @@
 #include <torch/nn/pimpl.h>
 #include <torch/types.h>
 
+#include <array>
 #include <cmath>
 #include <memory>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -178,7 +180,8 @@ class EinMixImpl : public ::torch::nn::Cloneable<EinMixImpl> {
   at::Tensor forward(const at::Tensor& x) {
     at::Tensor y = x;
     if (structure_.pre_rearrange) y = einops::rearrange(y, runtime(*structure_.pre_rearrange), structure_.pre_lengths);
-    y = einops::detail::torch_adapter::run_compact_einsum(structure_.einsum_pattern, {y, weight}, pattern_);
+    const std::array<at::Tensor, 2> operands{y, weight};
+    y = einops::detail::run_ops_einsum(structure_.einsum_pattern, std::span<const at::Tensor>(operands), pattern_);
     if (bias.defined()) y = y + bias;
     if (structure_.post_rearrange) y = einops::rearrange(y, runtime(*structure_.post_rearrange), AxisLengths{});
     return y;

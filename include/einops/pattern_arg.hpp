@@ -138,8 +138,10 @@ constexpr fixed_string<N> fixed_string_of(const char* text) {
 inline constexpr auto kAffineAxisReason =
     fixed_string_of<std::string_view(kAffineAxisReasonText).size() + 1>(kAffineAxisReasonText);
 /// The compile error of an affine axis the output lacks; `reason` is there for Clang's notes, as
-/// in pattern_is_invalid.
-constexpr void affine_axis_is_invalid([[maybe_unused]] const char* reason) { invalid_pattern<kAffineAxisReason>(); }
+/// in pattern_is_invalid. A template: a constexpr function that can never be a constant
+/// expression is ill-formed, and GCC says so at the definition of a non-template one.
+template <fixed_string Reason = kAffineAxisReason>
+constexpr void affine_axis_is_invalid([[maybe_unused]] const char* reason) { invalid_pattern<Reason>(); }
 
 template <class Fact>
 struct fact_traits {

@@ -132,8 +132,7 @@ std::int64_t check_input_shape(const CallContext& context, const Expression& lef
                  detail::groups_location(context.pattern, left.groups));
   const std::int64_t ellipsis_dims = left.has_ellipsis ? ndim - static_cast<std::int64_t>(fixed_dims(left)) : 0;
   if (ndim > detail::kMaxRank)
-    context.fail("The input has " + std::to_string(ndim) + " dimensions, more than the limit of " +
-                 std::to_string(detail::kMaxRank));
+    context.fail(detail::rank_limit_reason("The input has", shape.size()));
   std::int64_t nonzero_product = 1;  // the rule of detail::checked_element_count
   for (std::size_t dim = 0; dim < shape.size(); ++dim) {
     if (shape[dim] < 0)
@@ -303,8 +302,7 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
       context.fail("Output has more elements than int64 can count");
   }
   if (plan.output_shape.size() > static_cast<std::size_t>(detail::kMaxRank))
-    context.fail("The output would have " + std::to_string(plan.output_shape.size()) +
-                 " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
+    context.fail(detail::rank_limit_reason("The output would have", plan.output_shape.size()));
   for (int index = 0; index < table.input_axis_count; ++index)
     if (!kept[static_cast<std::size_t>(index)]) {
       plan.reduced_axes.push_back(index);

@@ -74,10 +74,9 @@ inline at::Tensor run_compact_einsum(const std::string& compact, at::TensorList 
   try {
     return at::einsum(compact, operands);
   } catch (const c10::Error& error) {
-    std::string shapes;
-    for (const at::Tensor& x : operands)
-      shapes += (shapes.empty() ? "" : ", ") + format_shape(std::span<const std::int64_t>(x.sizes().data(), x.sizes().size()));
-    throw_call_error("einsum", pattern, "Input tensor shapes: " + shapes + ".", describe_error(error));
+    std::vector<std::vector<std::int64_t>> shapes;
+    for (const at::Tensor& x : operands) shapes.emplace_back(x.sizes().begin(), x.sizes().end());
+    throw_call_error("einsum", pattern, input_shapes_line(shapes), describe_error(error));
   }
 }
 
@@ -140,7 +139,7 @@ inline at::Tensor rearrange_view(const at::Tensor& x, const PatternRef& pattern,
   const std::span<const std::int64_t> shape(x.sizes().data(), x.sizes().size());
   rearrange_view_layout(shape, std::span<const std::int64_t>(x.strides().data(), x.strides().size()), pattern, lengths);
   const OpsRecipeUse recipe(Operation::rearrange, std::nullopt, shape, to_dtype(x.scalar_type()), pattern, lengths);
-  const auto inputs = [&] { return "Input tensor shape: " + format_shape(shape) + "."; };
+  const auto inputs = [&] { return input_shape_line(shape); };
   return with_library_errors<at::Tensor>("rearrange", pattern.text, inputs, [&] {
     at::Tensor y = x;
     if (recipe->reshape_in) y = y.view(int_array(recipe->elementary_shape));

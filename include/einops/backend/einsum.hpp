@@ -3,11 +3,13 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "einops/backend/results.hpp"
 #include "einops/einsum.hpp"
@@ -59,10 +61,12 @@ auto run_einsum(const Args&... args) {
       return std::array<Family, count>{Family(std::get<I>(arguments))...};
     }(std::make_index_sequence<count>{});
     const auto inputs = [&] {
-      std::string shapes;
-      for (const Family& operand : operands)
-        shapes += (shapes.empty() ? "" : ", ") + format_shape(OpsShape(operand).lengths());
-      return "Input tensor shapes: " + shapes + ".";
+      std::vector<std::vector<std::int64_t>> shapes;
+      for (const Family& operand : operands) {
+        const auto lengths = OpsShape(operand).lengths();
+        shapes.emplace_back(lengths.begin(), lengths.end());
+      }
+      return input_shapes_line(shapes);
     };
     const std::string compact = compact_einsum_pattern_cached(pattern);
     Family y = with_library_errors<Family>("einsum", pattern, inputs, [&] {

@@ -15,8 +15,8 @@ std::string indivisible_reason(std::int64_t length, std::int64_t chunk) {
 }
 
 std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t rank) {
-  return "Wrong shape: expected " + std::string(has_ellipsis ? ">=" : "") + std::to_string(fixed) +
-         " dims. Received " + std::to_string(rank) + "-dim tensor.";
+  const FilledReason reason = wrong_rank_reason_text(fixed, has_ellipsis, rank);
+  return std::string(reason.text, reason.size);
 }
 
 std::string rank_limit_reason(std::string_view subject, std::size_t rank) {

@@ -22,7 +22,7 @@ std::string length_mismatch_reason(std::int64_t length, std::int64_t expected);
 std::string indivisible_reason(std::int64_t length, std::int64_t chunk);
 
 /// "Wrong shape: expected 4 dims. Received 3-dim tensor.": `fixed` dimensions besides the ellipsis
-/// (">=4" when the pattern has one), `rank` in the tensor.
+/// (">=4" when the pattern has one), `rank` in the tensor (wrong_rank_format, pattern_error.hpp).
 std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t rank);
 
 /// "The input has 65 dimensions, more than the limit of 64": `subject` ("The input has", "The output

@@ -75,7 +75,8 @@ template <fixed_string Name>
 struct affine_axis {};
 
 /// What the library core needs of a pattern argument: its text and, for a checked literal, the
-/// parsed form (so the run time never parses it).
+/// parsed form (so the run time never parses it). A parsed form was checked by the compiler with
+/// the rules of the operation the argument is passed to, so the plan does not check them again.
 struct PatternRef {
   std::string_view text;
   const detail::CompactPattern* compact = nullptr;
@@ -126,7 +127,6 @@ constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
-/// The one text of the fault an affine_axis fact finds, at compile time and at run time. A pointer
 /// The run-time sentence for a wrong rank (wrong_rank_format), filled during compilation.
 template <std::size_t Expected, bool AtLeast, std::size_t Rank>
 constexpr auto wrong_rank_literal() {
@@ -155,6 +155,7 @@ constexpr void report_input_rank(std::size_t expected, bool at_least) {
   else input_rank_is_wrong<false, Rank>(wrong_rank_format(false), expected, Rank);
 }
 
+/// The one text of the fault an affine_axis fact finds, at compile time and at run time. A pointer
 /// to the literal, so that Clang quotes it whole in affine_axis_is_invalid's call frame.
 inline constexpr const char* kAffineAxisReasonText = "The axis of the affine map is not an axis of the output";
 template <std::size_t N>
@@ -398,7 +399,6 @@ struct static_pattern {
     [[maybe_unused]] constexpr bool checked = input_rank_checked<InputRank>();
     return einops::output_rank(parsed().value, InputRank);
   }
-};
 
  private:
   template <std::size_t InputRank>
@@ -406,6 +406,7 @@ struct static_pattern {
     if (!accepts_input_rank(InputRank)) detail::report_input_rank<InputRank>(fixed_input_dims(), has_ellipsis());
     return true;
   }
+};
 
 namespace literals {
 /// `"b c h w -> b h w c"_pattern`: a static_pattern value.

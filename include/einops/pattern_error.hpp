@@ -109,7 +109,8 @@ constexpr const char* wrong_rank_format(bool at_least) {
                   : "Wrong shape: expected {} dims. Received {}-dim tensor.";
 }
 
-/// A reason whose holes are filled, as a constant: the text and its length.
+/// A reason whose holes are filled, as a constant: the text and its length. Room for the longest
+/// format and two 20-digit values.
 struct FilledReason {
   char text[96]{};
   std::size_t size = 0;

@@ -141,8 +141,7 @@ OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pa
     const auto begin = shape.begin() + static_cast<std::ptrdiff_t>(before);
     const auto end = shape.end() - static_cast<std::ptrdiff_t>(after);
     std::int64_t product = 1;
-    for (auto it = begin; it != end; ++it)
-      if (checked_mul(product, *it, product)) context.fail("The packed lengths overflow int64");
+    for (auto it = begin; it != end; ++it) product = packed_mul(context, product, *it);
     layout.packed_shapes.emplace_back(begin, end);
     Shape flattened(shape.begin(), begin);
     flattened.push_back(product);

@@ -15,13 +15,13 @@ bool takes_tensor_list(std::string_view operation) { return operation == "pack" 
 std::string inputs_line(const CallContext& context) {
   std::string line;
   if (!context.inputs.empty()) {
-    line = context.inputs.size() == 1 ? "Input tensor shape: " : "Input tensor shapes: ";
-    for (std::size_t i = 0; i < context.inputs.size(); ++i)
-      line += (i ? ", " : "") + format_shape(context.inputs[i].shape());
-    line += ".";
+    std::vector<Shape> shapes;
+    for (const AnyTensor& input : context.inputs) shapes.emplace_back(input.shape().begin(), input.shape().end());
+    line = input_shapes_line(shapes);
+  } else if (context.list_input) {
+    line = "Input is a list of tensors; the first has shape " + format_shape(context.shape) + ".";
   } else if (!takes_tensor_list(context.operation)) {
-    line = context.list_input ? "Input is a list of tensors; the first has shape " : "Input tensor shape: ";
-    line += format_shape(context.shape) + ".";
+    line = input_shape_line(context.shape);
   }
   if (context.packed_shapes != nullptr) line += " Packed shapes: " + format_shapes(*context.packed_shapes) + ".";
   if (context.lengths != nullptr && !context.lengths->empty()) {

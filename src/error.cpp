@@ -15,6 +15,17 @@ std::string format_shape(std::span<const std::int64_t> shape) {
   return out + ")";
 }
 
+std::string input_shapes_line(std::span<const std::vector<std::int64_t>> shapes) {
+  std::string line = shapes.size() == 1 ? "Input tensor shape: " : "Input tensor shapes: ";
+  for (std::size_t i = 0; i < shapes.size(); ++i) line += (i ? ", " : "") + format_shape(shapes[i]);
+  return line + ".";
+}
+
+std::string input_shape_line(std::span<const std::int64_t> shape) {
+  const std::vector<std::int64_t> shapes[] = {{shape.begin(), shape.end()}};
+  return input_shapes_line(shapes);
+}
+
 std::string printable(std::string_view text) {
   std::string out(text);
   for (char& c : out)

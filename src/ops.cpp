@@ -11,6 +11,7 @@
 #include "cache_keys.hpp"
 #include "call_context.hpp"
 #include "execute.hpp"
+#include "shape_reasons.hpp"
 
 namespace einops {
 namespace {
@@ -34,8 +35,7 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
       !detail::allocation_problem(shape, dtype_size(first.dtype())).empty()) {
     const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
     if (shape.size() > static_cast<std::size_t>(detail::kMaxRank))
-      context.fail("The stacked list would have " + std::to_string(shape.size()) +
-                   " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
+      context.fail(detail::rank_limit_reason("The stacked list would have", shape.size()));
     context.fail(detail::allocation_problem(shape, dtype_size(first.dtype())));
   }
   AnyTensor stacked(first.dtype(), shape);

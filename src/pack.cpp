@@ -18,8 +18,7 @@ namespace {
 
 std::int64_t checked_product(std::span<const std::int64_t> lengths, const detail::CallContext& context) {
   std::int64_t product = 1;
-  for (std::int64_t length : lengths)
-    if (detail::checked_mul(product, length, product)) context.fail("The packed lengths overflow int64");
+  for (std::int64_t length : lengths) product = detail::packed_mul(context, product, length);
   return product;
 }
 
@@ -87,8 +86,7 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_
                    ", tensor #" + std::to_string(i) + " is " + std::string(dtype_name(x.dtype())));
     const auto part = shape.subspan(before, shape.size() - before - after);
     result.packed_shapes.emplace_back(part.begin(), part.end());
-    if (detail::checked_add(total, checked_product(part, context), total))
-      context.fail("The packed lengths overflow int64");
+    total = detail::packed_add(context, total, checked_product(part, context));
   }
 
   const auto first_shape = first.shape();
@@ -136,11 +134,10 @@ std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>&
       if (length < 0)
         context.fail("Packed shape #" + std::to_string(i) + " " + join(packed_shapes[i]) +
                      " has a negative length (only -1, to infer it, is allowed)");
-      if (detail::checked_mul(product, length, product)) context.fail("The packed lengths overflow int64");
+      product = detail::packed_mul(context, product, length);
     }
     lengths[i] = product;
-    if (unknown != i && detail::checked_add(known_total, product, known_total))
-      context.fail("The packed lengths overflow int64");
+    if (unknown != i) known_total = detail::packed_add(context, known_total, product);
   }
   const std::string requested = "Error during unpack(..., \"" + std::string(pattern) +
                                 "\"): could not split axis of size " + std::to_string(available) + " into requested " +

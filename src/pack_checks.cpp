@@ -3,10 +3,27 @@
 
 #include <string>
 
+#include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops::detail {
+
+namespace {
+[[noreturn]] void fail_packed_overflow(const CallContext& context) { context.fail("The packed lengths overflow int64"); }
+}  // namespace
+
+std::int64_t packed_mul(const CallContext& context, std::int64_t a, std::int64_t b) {
+  std::int64_t product = 0;
+  if (checked_mul(a, b, product)) fail_packed_overflow(context);
+  return product;
+}
+
+std::int64_t packed_add(const CallContext& context, std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  if (checked_add(a, b, sum)) fail_packed_overflow(context);
+  return sum;
+}
 
 void check_pack_shapes(const CallContext& context, const PackPattern& pattern, std::size_t count,
                        const PackInputShape& shape_of) {

@@ -35,47 +35,21 @@ bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
   return !detail::checked_mul(a, b, out);
 }
 
-/// Names (and "..." for the ellipsis) of one expression, in order; anonymous axes are never
-/// shared between sides, so they are listed separately.
-struct Identifiers {
-  std::vector<std::string> named;  // includes "..." when present
-  std::vector<std::string> anonymous;
-
-  explicit Identifiers(const Expression& expression) {
-    for (const Group& group : expression.groups)
-      for (const Axis& axis : group.axes) {
-        if (axis.kind == AxisKind::anonymous) anonymous.push_back(axis.name + "-axis");
-        else named.push_back(axis.name);
-      }
-  }
-  bool contains(std::string_view name) const { return std::find(named.begin(), named.end(), name) != named.end(); }
-  /// Names here and not in `other`, then every anonymous axis here.
-  std::vector<std::string> minus(const Identifiers& other) const {
-    std::vector<std::string> out;
-    for (const std::string& name : named)
-      if (!other.contains(name)) out.push_back(name);
-    out.insert(out.end(), anonymous.begin(), anonymous.end());
-    return out;
-  }
-};
-
 /// einops' shape-free checks (pattern_checks.hpp, shared with compile-time literals), reported
 /// with the offending names.
 void check_sides(const CallContext& context, Operation operation, const ArrowPattern& pattern) {
   const PatternError error = check_arrow_pattern(pattern, operation);
   if (!error) return;
-  const Identifiers left(pattern.left), right(pattern.right);
+  std::vector<std::string> named;  // as einops names them: "h", "...", "3-axis"
+  for_each_one_sided_axis(pattern, error.kind, [&](const Axis& axis) {
+    named.push_back(axis.kind == AxisKind::anonymous ? axis.name + "-axis" : axis.name.str());
+  });
   std::string reason = error.reason;
   switch (error.kind) {
-    case PatternErrorKind::identifier_one_side: {
-      std::vector<std::string> difference = left.minus(right);
-      for (const std::string& name : right.minus(left)) difference.push_back(name);
-      reason += ": " + detail::python_set(difference);
-      break;
-    }
-    case PatternErrorKind::repeat_left_identifier: reason += ": " + detail::python_set(left.minus(right)); break;
+    case PatternErrorKind::identifier_one_side:
+    case PatternErrorKind::repeat_left_identifier: reason += ": " + detail::python_set(named); break;
     case PatternErrorKind::reduce_right_identifier:
-      reason += " " + std::string(context.operation) + ": " + detail::python_set(right.minus(left));
+      reason += " " + std::string(context.operation) + ": " + detail::python_set(named);
       break;
     case PatternErrorKind::ellipsis_right_only: reason += " " + std::string(context.pattern); break;
     case PatternErrorKind::ellipsis_parenthesized_left: reason += ": " + std::string(context.pattern); break;
@@ -132,8 +106,7 @@ std::int64_t check_input_shape(const CallContext& context, const Expression& lef
                  detail::groups_location(context.pattern, left.groups));
   const std::int64_t ellipsis_dims = left.has_ellipsis ? ndim - static_cast<std::int64_t>(fixed_dims(left)) : 0;
   if (ndim > detail::kMaxRank)
-    context.fail("The input has " + std::to_string(ndim) + " dimensions, more than the limit of " +
-                 std::to_string(detail::kMaxRank));
+    context.fail(detail::rank_limit_reason("The input has", shape.size()));
   std::int64_t nonzero_product = 1;  // the rule of detail::checked_element_count
   for (std::size_t dim = 0; dim < shape.size(); ++dim) {
     if (shape[dim] < 0)
@@ -303,8 +276,7 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
       context.fail("Output has more elements than int64 can count");
   }
   if (plan.output_shape.size() > static_cast<std::size_t>(detail::kMaxRank))
-    context.fail("The output would have " + std::to_string(plan.output_shape.size()) +
-                 " dimensions, more than the limit of " + std::to_string(detail::kMaxRank));
+    context.fail(detail::rank_limit_reason("The output would have", plan.output_shape.size()));
   for (int index = 0; index < table.input_axis_count; ++index)
     if (!kept[static_cast<std::size_t>(index)]) {
       plan.reduced_axes.push_back(index);
@@ -317,11 +289,12 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
                  std::string(*reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
 }
 
-/// parse (done) -> shape-free checks -> axes -> lengths -> plan -> the contiguous walk.
+/// parse (done) -> shape-free checks (unless the compiler made them: `sides_checked`) -> axes ->
+/// lengths -> plan -> the contiguous walk.
 std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
-                                       const CallContext& context, const ArrowPattern& pattern,
+                                       const CallContext& context, const ArrowPattern& pattern, bool sides_checked,
                                        std::span<const std::int64_t> shape, const AxisLengths& lengths) {
-  check_sides(context, operation, pattern);
+  if (!sides_checked) check_sides(context, operation, pattern);
   check_new_axis_sizes(context, operation, pattern, lengths);
   const std::int64_t ellipsis_dims = check_input_shape(context, pattern.left, shape);
   AxisTable table = lay_out_axes(context, pattern, ellipsis_dims);
@@ -378,10 +351,14 @@ std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<s
   std::optional<Reduction> named;
   if (operation == Operation::reduce && reduction) named = parse_reduction(*reduction, pattern);
   const Operation effective = effective_operation(operation, reduction);
-  if (pattern_ref.compact != nullptr)  // a checked literal: rebuilt from its compile-time parse
-    return build_plan(effective, named, context, pattern_ref.compact->expand(pattern), shape, lengths);
+  if (pattern_ref.compact != nullptr) {
+    // A literal: rebuilt from its compile-time parse. The compiler checked its sides with the rules
+    // of `operation`; reduce("rearrange"/"repeat") applies another operation's rules, checked here.
+    const bool sides_checked = effective == operation;
+    return build_plan(effective, named, context, pattern_ref.compact->expand(pattern), sides_checked, shape, lengths);
+  }
   const std::shared_ptr<const ArrowPattern> parsed = detail::parse_arrow_cached(pattern, context);
-  return build_plan(effective, named, context, *parsed, shape, lengths);
+  return build_plan(effective, named, context, *parsed, false, shape, lengths);
 }
 
 }  // namespace einops

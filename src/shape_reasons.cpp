@@ -1,6 +1,8 @@
 // einops' sentences about lengths and ranks, and where a check failed (shape_reasons.hpp).
 #include "shape_reasons.hpp"
 
+#include "einops/detail/walk.hpp"
+
 namespace einops::detail {
 
 std::string length_mismatch_reason(std::int64_t length, std::int64_t expected) {
@@ -13,8 +15,13 @@ std::string indivisible_reason(std::int64_t length, std::int64_t chunk) {
 }
 
 std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t rank) {
-  return "Wrong shape: expected " + std::string(has_ellipsis ? ">=" : "") + std::to_string(fixed) +
-         " dims. Received " + std::to_string(rank) + "-dim tensor.";
+  const FilledReason reason = wrong_rank_reason_text(fixed, has_ellipsis, rank);
+  return std::string(reason.text, reason.size);
+}
+
+std::string rank_limit_reason(std::string_view subject, std::size_t rank) {
+  return std::string(subject) + " " + std::to_string(rank) + " dimensions, more than the limit of " +
+         std::to_string(kMaxRank);
 }
 
 std::string python_set(const std::vector<std::string>& names) {

@@ -22,8 +22,12 @@ std::string length_mismatch_reason(std::int64_t length, std::int64_t expected);
 std::string indivisible_reason(std::int64_t length, std::int64_t chunk);
 
 /// "Wrong shape: expected 4 dims. Received 3-dim tensor.": `fixed` dimensions besides the ellipsis
-/// (">=4" when the pattern has one), `rank` in the tensor.
+/// (">=4" when the pattern has one), `rank` in the tensor (wrong_rank_format, pattern_error.hpp).
 std::string wrong_rank_reason(std::size_t fixed, bool has_ellipsis, std::size_t rank);
+
+/// "The input has 65 dimensions, more than the limit of 64": `subject` ("The input has", "The output
+/// would have") names a tensor of `rank` dimensions, more than kMaxRank.
+std::string rank_limit_reason(std::string_view subject, std::size_t rank);
 
 /// "Could not infer sizes for {'h', 'w'}": a group with more than one unknown axis.
 std::string uninferable_reason(const std::vector<std::string>& names);

@@ -34,6 +34,12 @@ namespace detail {
 /// "(2, 3, 4)" — shapes are printed the way einops prints them.
 EINOPS_API std::string format_shape(std::span<const std::int64_t> shape);
 
+/// einops' line naming a call's input shapes, written only here: "Input tensor shape: (2, 3)."
+/// for one input, "Input tensor shapes: (2, 3), (3, 4)." for several.
+EINOPS_API std::string input_shapes_line(std::span<const std::vector<std::int64_t>> shapes);
+/// The line for one input: "Input tensor shape: (2, 3).".
+EINOPS_API std::string input_shape_line(std::span<const std::int64_t> shape);
+
 /// `pattern` on one line and a caret under byte `position` (UTF-8 aware: the caret is placed
 /// under the code point, not the byte).
 EINOPS_API std::string caret_line(std::string_view pattern, std::size_t position);

@@ -75,7 +75,8 @@ template <fixed_string Name>
 struct affine_axis {};
 
 /// What the library core needs of a pattern argument: its text and, for a checked literal, the
-/// parsed form (so the run time never parses it).
+/// parsed form (so the run time never parses it). A parsed form was checked by the compiler with
+/// the rules of the operation the argument is passed to, so the plan does not check them again.
 struct PatternRef {
   std::string_view text;
   const detail::CompactPattern* compact = nullptr;
@@ -126,6 +127,34 @@ constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
+/// The run-time sentence for a wrong rank (wrong_rank_format), filled during compilation.
+template <std::size_t Expected, bool AtLeast, std::size_t Rank>
+constexpr auto wrong_rank_literal() {
+  constexpr FilledReason reason = wrong_rank_reason_text(Expected, AtLeast, Rank);
+  char text[reason.size + 1]{};
+  for (std::size_t i = 0; i < reason.size; ++i) text[i] = reason.text[i];
+  return fixed_string<reason.size + 1>(text);
+}
+/// Turns `expected` (at most kMaxPatternAxes: a side has no more groups) into a template argument.
+template <bool AtLeast, std::size_t Rank, std::size_t... Expected>
+constexpr void report_wrong_rank(std::size_t expected, std::index_sequence<Expected...>) {
+  ((expected == Expected ? invalid_pattern<wrong_rank_literal<Expected, AtLeast, Rank>()>() : void()), ...);
+}
+/// One more frame whose arguments are the sentence's format and its values: Clang abbreviates the
+/// filled sentence in invalid_pattern's template argument, but quotes a literal argument whole.
+template <bool AtLeast, std::size_t Rank>
+constexpr void input_rank_is_wrong([[maybe_unused]] const char* sentence, std::size_t expected,
+                                   [[maybe_unused]] std::size_t rank) {
+  report_wrong_rank<AtLeast, Rank>(expected, std::make_index_sequence<kMaxPatternAxes + 1>{});
+}
+/// The compile error of a side of `expected` dimensions besides the ellipsis (`at_least`: it has
+/// one) that a tensor of the static `Rank` does not fit: the sentence the run time would give.
+template <std::size_t Rank>
+constexpr void report_input_rank(std::size_t expected, bool at_least) {
+  if (at_least) input_rank_is_wrong<true, Rank>(wrong_rank_format(true), expected, Rank);
+  else input_rank_is_wrong<false, Rank>(wrong_rank_format(false), expected, Rank);
+}
+
 /// The one text of the fault an affine_axis fact finds, at compile time and at run time. A pointer
 /// to the literal, so that Clang quotes it whole in affine_axis_is_invalid's call frame.
 inline constexpr const char* kAffineAxisReasonText = "The axis of the affine map is not an axis of the output";
@@ -170,14 +199,15 @@ struct fact_traits<static_rank<Rank>> {
   static constexpr std::string_view affine_axis = {};
 };
 
-/// The check of a literal arrow pattern for `operation` that depends on one fact of the call.
+/// The check of a literal arrow pattern for `operation` that depends on one fact of the call (a
+/// static rank the left side does not accept is reported here, naming both).
 template <class Fact>
 constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operation) {
   using traits = fact_traits<Fact>;
-  if constexpr (traits::gives_lengths)
-    return check_length_names(pattern, operation, {traits::names, traits::count}, true);
-  if (traits::rank != kNoStaticRank && !accepts_input_rank(pattern, traits::rank))
-    return PatternError{PatternErrorKind::input_rank_mismatch, reason_text(PatternErrorKind::input_rank_mismatch), 0, 0};
+  if constexpr (traits::gives_lengths) return check_length_names(pattern, operation, {traits::names, traits::count}, true);
+  if constexpr (traits::rank != kNoStaticRank)
+    if (!accepts_input_rank(pattern, traits::rank))
+      report_input_rank<traits::rank>(fixed_input_dims(pattern), pattern.left.has_ellipsis);
   return {};
 }
 /// The check of a literal check_shape pattern that depends on one fact of the call.
@@ -185,8 +215,9 @@ template <class Fact>
 constexpr PatternError check_shape_fact(const Expression& expression) {
   using traits = fact_traits<Fact>;
   if constexpr (traits::gives_lengths) return check_shape_length_names(expression, {traits::names, traits::count});
-  if (traits::rank != kNoStaticRank && !accepts_rank(expression, traits::rank))
-    return PatternError{PatternErrorKind::input_rank_mismatch, reason_text(PatternErrorKind::input_rank_mismatch), 0, 0};
+  if constexpr (traits::rank != kNoStaticRank)
+    if (!accepts_rank(expression, traits::rank))
+      report_input_rank<traits::rank>(fixed_dims(expression), expression.has_ellipsis);
   return {};
 }
 template <class... Facts>
@@ -361,11 +392,19 @@ struct static_pattern {
   static constexpr bool accepts_input_rank(std::size_t rank) {
     return einops::accepts_input_rank(parsed().value, rank);
   }
-  /// The output rank for an input of `input_rank` dimensions; a wrong input rank does not compile.
+  /// The output rank for an input of `input_rank` dimensions; a wrong input rank does not compile,
+  /// naming both ranks in the run time's sentence.
   template <std::size_t InputRank>
   static constexpr std::size_t output_rank() {
-    static_assert(accepts_input_rank(InputRank), "einops: the tensor's rank does not match the pattern's left side");
+    [[maybe_unused]] constexpr bool checked = input_rank_checked<InputRank>();
     return einops::output_rank(parsed().value, InputRank);
+  }
+
+ private:
+  template <std::size_t InputRank>
+  static constexpr bool input_rank_checked() {
+    if (!accepts_input_rank(InputRank)) detail::report_input_rank<InputRank>(fixed_input_dims(), has_ellipsis());
+    return true;
   }
 };
 

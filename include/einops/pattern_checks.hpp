@@ -46,6 +46,18 @@ constexpr const Axis* first_missing(const Expression& side, const Expression& ot
   return nullptr;
 }
 
+/// Each axis of `side` that `other` lacks, to `visit`, in the order einops lists them: names and
+/// the ellipsis in pattern order, then every anonymous axis.
+template <class Visit>
+constexpr void for_each_missing(const Expression& side, const Expression& other, Visit& visit) {
+  for (const Group& group : side.groups)
+    for (const Axis& axis : group.axes)
+      if (axis.kind != AxisKind::anonymous && !appears_in(axis, other)) visit(axis);
+  for (const Group& group : side.groups)
+    for (const Axis& axis : group.axes)
+      if (axis.kind == AxisKind::anonymous) visit(axis);
+}
+
 constexpr const Axis* first_of_kind(const Expression& side, AxisKind kind) {
   for (const Group& group : side.groups)
     for (const Axis& axis : group.axes)
@@ -84,6 +96,18 @@ constexpr PatternError check_arrow_pattern(const ArrowPattern& pattern, Operatio
       break;
   }
   return {};
+}
+
+/// Every axis that makes `pattern` fail with `fault` (an identifier kind check_arrow_pattern
+/// returned; the fault itself points at the first), to `visit`, in the order einops' message lists
+/// them. Other kinds name no axes.
+template <class Visit>
+constexpr void for_each_one_sided_axis(const ArrowPattern& pattern, PatternErrorKind fault, Visit visit) {
+  using detail::checks::for_each_missing;
+  if (fault == PatternErrorKind::identifier_one_side || fault == PatternErrorKind::repeat_left_identifier)
+    for_each_missing(pattern.left, pattern.right, visit);
+  if (fault == PatternErrorKind::identifier_one_side || fault == PatternErrorKind::reduce_right_identifier)
+    for_each_missing(pattern.right, pattern.left, visit);
 }
 
 namespace detail::checks {

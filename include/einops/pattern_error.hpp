@@ -40,7 +40,6 @@ enum class PatternErrorKind : std::uint8_t {
   invalid_length_name,
   unused_length_name,
   duplicate_length_name,
-  input_rank_mismatch,
   // pack/unpack, parse_shape and einsum (parse_pack_pattern, parse_einsum_pattern, pattern_checks.hpp).
   pack_duplicate_axis,
   pack_missing_star,
@@ -101,6 +100,46 @@ inline constexpr auto kTooManyEinsumNamesReason =
 inline constexpr auto kTooManyOperandsReason =
     limit_reason("Too many operands in einsum (the limit is ", kMaxEinsumOperands, ")");
 
+/// einops' sentence for an input whose rank a side of the pattern does not accept, written only
+/// here: its two holes are the dimensions the side expects and the tensor's rank. The plan and
+/// check_shape fill it at run time; a literal checked against a static rank fills it during
+/// compilation, so both say "Wrong shape: expected 4 dims. Received 3-dim tensor.".
+constexpr const char* wrong_rank_format(bool at_least) {
+  return at_least ? "Wrong shape: expected >={} dims. Received {}-dim tensor."
+                  : "Wrong shape: expected {} dims. Received {}-dim tensor.";
+}
+
+/// A reason whose holes are filled, as a constant: the text and its length. Room for the longest
+/// format and two 20-digit values.
+struct FilledReason {
+  char text[96]{};
+  std::size_t size = 0;
+};
+
+/// `format` with its "{}" holes replaced by `first`, then `second`, in decimal.
+constexpr FilledReason fill_reason(const char* format, std::size_t first, std::size_t second) {
+  FilledReason out;
+  const std::size_t values[] = {first, second};
+  std::size_t next = 0;
+  for (const char* at = format; *at != '\0'; ++at) {
+    if (at[0] != '{' || at[1] != '}' || next == 2) {
+      out.text[out.size++] = *at;
+      continue;
+    }
+    char digits[20]{};
+    std::size_t count = 0;
+    for (std::size_t value = values[next++]; count == 0 || value > 0; value /= 10)
+      digits[count++] = static_cast<char>('0' + value % 10);
+    while (count > 0) out.text[out.size++] = digits[--count];
+    ++at;
+  }
+  return out;
+}
+
+constexpr FilledReason wrong_rank_reason_text(std::size_t expected, bool at_least, std::size_t rank) {
+  return fill_reason(wrong_rank_format(at_least), expected, rank);
+}
+
 }  // namespace detail
 
 
@@ -138,7 +177,6 @@ constexpr const char* reason_text(PatternErrorKind kind) {
     case PatternErrorKind::invalid_length_name: return "Invalid name for an axis";
     case PatternErrorKind::unused_length_name: return "Axis is not used in transform";
     case PatternErrorKind::duplicate_length_name: return "Axis length is given twice";
-    case PatternErrorKind::input_rank_mismatch: return "Wrong shape: the input rank does not match the pattern";
     case PatternErrorKind::pack_duplicate_axis: return "Duplicates in axes names";
     case PatternErrorKind::pack_missing_star: return "No *-axis in pattern";
     case PatternErrorKind::pack_invalid_axis: return "Invalid axis name";

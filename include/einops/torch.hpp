@@ -128,7 +128,7 @@ inline at::Tensor rearrange_view(const at::Tensor& x, const PatternRef& pattern,
   const std::span<const std::int64_t> shape(x.sizes().data(), x.sizes().size());
   rearrange_view_layout(shape, std::span<const std::int64_t>(x.strides().data(), x.strides().size()), pattern, lengths);
   const OpsRecipeUse recipe(Operation::rearrange, std::nullopt, shape, to_dtype(x.scalar_type()), pattern, lengths);
-  const auto inputs = [&] { return "Input tensor shape: " + format_shape(shape) + "."; };
+  const auto inputs = [&] { return input_shape_line(shape); };
   return with_library_errors<at::Tensor>("rearrange", pattern.text, inputs, [&] {
     at::Tensor y = x;
     if (recipe->reshape_in) y = y.view(int_array(recipe->elementary_shape));

@@ -23,14 +23,8 @@ struct ranked_check_shape_grammar {
   using parsed_form = no_parsed_form;
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
-    check_shape_grammar::check_literal<Facts...>(text, parsed);
-    if constexpr (Rank != dynamic_rank) {
-      const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
-      if (result.ok() && !accepts_rank(result.value, Rank)) {
-        if (result.value.has_ellipsis) report_input_rank<Rank, true, true>(fixed_dims(result.value), input_rank_values{});
-        else report_input_rank<Rank, false, true>(fixed_dims(result.value), input_rank_values{});
-      }
-    }
+    if constexpr (Rank != dynamic_rank) check_shape_grammar::check_literal<Facts..., static_rank<Rank>>(text, parsed);
+    else check_shape_grammar::check_literal<Facts...>(text, parsed);
   }
 };
 template <class X, class... Facts>

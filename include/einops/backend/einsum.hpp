@@ -3,11 +3,13 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "einops/backend/results.hpp"
 #include "einops/einsum.hpp"
@@ -48,9 +50,12 @@ struct first_adapted<Last> {
 template <class Family>
 Family run_ops_einsum(const std::string& compact, std::span<const Family> operands, std::string_view pattern) {
   const auto inputs = [&] {
-    std::string shapes;
-    for (const Family& operand : operands) shapes += (shapes.empty() ? "" : ", ") + format_shape(OpsShape(operand).lengths());
-    return "Input tensor shapes: " + shapes + ".";
+    std::vector<std::vector<std::int64_t>> shapes;
+    for (const Family& operand : operands) {
+      const auto lengths = OpsShape(operand).lengths();
+      shapes.emplace_back(lengths.begin(), lengths.end());
+    }
+    return input_shapes_line(shapes);
   };
   return with_library_errors<Family>("einsum", pattern, inputs,
                                      [&] { return Family(tensor_traits<Family>::einsum(compact, operands)); });

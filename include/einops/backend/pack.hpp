@@ -70,7 +70,7 @@ auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::s
     parts.reserve(layout.parts.size());
     for (const OpsUnpackPart& part : layout.parts) {
       if (Rank != dynamic_rank && part.shape.size() != Rank) fail_result_rank("unpack", pattern, part.shape, Rank);
-      with_library_errors<X>("unpack", pattern, [&] { return "Input tensor shape: " + format_shape(shape) + "."; }, [&] {
+      with_library_errors<X>("unpack", pattern, [&] { return input_shape_line(shape); }, [&] {
         parts.push_back(Traits::reshape(Traits::slice(packed, static_cast<std::int64_t>(layout.axis), part.begin, part.end),
                                         part.shape));
       });

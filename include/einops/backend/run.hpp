@@ -122,7 +122,7 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
   if constexpr (!StridedTensor<Tensor>) {
     const auto inputs = [&] {
       if constexpr (Input::is_list) return std::string();
-      else return "Input tensor shape: " + format_shape(OpsShape(x).lengths()) + ".";
+      else return input_shape_line(OpsShape(x).lengths());
     };
     Tensor result = with_library_errors<Tensor>(label, pattern.text, inputs, [&] {
       if constexpr (Input::is_list) {

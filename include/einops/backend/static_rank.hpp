@@ -51,33 +51,9 @@ constexpr auto rank_reason() {
 
 void pattern_rank_out_of_range();
 
-// Turn a rank known during constant evaluation into a template argument of the reason.
-using input_rank_values = std::make_index_sequence<kMaxPatternAxes + 1>;
+// Turn a rank known during constant evaluation into a template argument of the reason (a wrong
+// input rank: report_input_rank, pattern_arg.hpp).
 using output_rank_values = std::make_index_sequence<2 * kMaxPatternAxes + 1>;
-/// The diagnostic of one rank mismatch, when `mismatch` (only the wording that applies is
-/// instantiated). `WholePattern`: the pattern is one side only (check_shape), not the left side of
-/// an arrow.
-template <std::size_t TensorRank, bool IsMinimum, bool WholePattern, std::size_t PatternRank>
-constexpr void report_rank_reason(bool mismatch) {
-  if (!mismatch) return;
-  if constexpr (WholePattern && IsMinimum)
-    invalid_pattern<rank_reason<"Wrong shape: the tensor has rank ", TensorRank, " but the pattern needs at least ",
-                                PatternRank, " dimensions">()>();
-  else if constexpr (WholePattern)
-    invalid_pattern<rank_reason<"Wrong shape: the tensor has rank ", TensorRank, " but the pattern has ", PatternRank,
-                                " dimensions">()>();
-  else if constexpr (IsMinimum)
-    invalid_pattern<rank_reason<"Wrong shape: the tensor has rank ", TensorRank,
-                                " but the left side of the pattern needs at least ", PatternRank, " dimensions">()>();
-  else
-    invalid_pattern<rank_reason<"Wrong shape: the tensor has rank ", TensorRank, " but the left side of the pattern has ",
-                                PatternRank, " dimensions">()>();
-}
-template <std::size_t TensorRank, bool IsMinimum, bool WholePattern = false, std::size_t... PatternRank>
-constexpr void report_input_rank(std::size_t pattern_rank, std::index_sequence<PatternRank...>) {
-  if (pattern_rank >= sizeof...(PatternRank)) pattern_rank_out_of_range();
-  (report_rank_reason<TensorRank, IsMinimum, WholePattern, PatternRank>(pattern_rank == PatternRank), ...);
-}
 template <std::size_t RequestedRank, std::size_t... PatternRank>
 constexpr void report_output_rank(std::size_t pattern_rank, std::index_sequence<PatternRank...>) {
   if (pattern_rank >= sizeof...(PatternRank)) pattern_rank_out_of_range();
@@ -96,8 +72,7 @@ constexpr void check_static_ranks(std::string_view text) {
     std::size_t produced = dynamic_rank;
     if constexpr (InputRank != dynamic_rank) {
       if (!accepts_input_rank(pattern, InputRank)) {
-        if (pattern.left.has_ellipsis) report_input_rank<InputRank, true>(fixed_input_dims(pattern), input_rank_values{});
-        else report_input_rank<InputRank, false>(fixed_input_dims(pattern), input_rank_values{});
+        report_input_rank<InputRank>(fixed_input_dims(pattern), pattern.left.has_ellipsis);
         return;
       }
       produced = output_rank(pattern, InputRank);

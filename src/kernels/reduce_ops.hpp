@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 
 namespace einops::detail {
 

@@ -3,7 +3,7 @@
 // time. An output line holds `pixels` pixels of `group` channels; its window rows are read side by
 // side, and each output is combined in the scalar path's order (rows outermost first, then the
 // window's elements), in ReduceOp's accumulator type, so results are bit-identical to it.
-// A line is cut into whole vectors of outputs in one of three ways:
+// A line is cut into whole vectors of outputs in one of four ways:
 // - interleaved: pixels of 1, 2, 4 or 8 bytes and windows of 2 to 4: LoadInterleaved2/3/4 on
 //   lanes as wide as a pixel split the window's elements (NCHW, or NHWC with 2, 4 or 8 channels);
 // - direct: groups of at least a vector: plain loads at each element of the window (NHWC);

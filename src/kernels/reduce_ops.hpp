@@ -172,16 +172,20 @@ struct ReduceOp<Reduction::any, T> : Logical<Reduction::any, T, true> {};
 template <class T>
 struct ReduceOp<Reduction::all, T> : Logical<Reduction::all, T, false> {};
 
+/// The ReduceOp whose kernels run R on T (accumulates_as: a mean runs the sum's).
+template <Reduction R, class T>
+using KernelOp = ReduceOp<ReduceOp<R, T>::accumulates_as, T>;
+
 /// Whether the float kernels (reduce_simd.cpp: floating elements, floating accumulators) run R
 /// on T; the scalar path runs the rest.
 template <Reduction R, class T>
 inline constexpr bool float_kernel_runs_v = is_floating_element_v<T> &&
-                                            std::is_same_v<typename ReduceOp<R, T>::Acc, FloatCompute<T>> &&
-                                            ReduceOp<R, T>::vector_combine != VectorCombine::none;
+                                            std::is_same_v<typename KernelOp<R, T>::Acc, FloatCompute<T>> &&
+                                            KernelOp<R, T>::vector_combine != VectorCombine::none;
 
 /// Whether the window kernels (window_reduce_simd.cpp) run R on T.
 template <Reduction R, class T>
-inline constexpr bool window_kernel_runs_v = ReduceOp<R, T>::vector_combine != VectorCombine::none;
+inline constexpr bool window_kernel_runs_v = KernelOp<R, T>::vector_combine != VectorCombine::none;
 
 /// Pairwise summation of a stream of block sums: a binary counter of partial sums, so the
 /// result is the balanced tree over blocks whatever their number, in a fixed order.

@@ -382,12 +382,13 @@ void ReduceTyped(const FloatReduceCall& call) {
   visit_reduction(call.reduction, [&](auto reduction) {
     // A mean accumulates as a sum (reduce.cpp's finish divides): one kernel for both, a fifth
     // less code to compile per target. The rest (any/all) take the scalar path.
-    constexpr Reduction R = ReduceOp<decltype(reduction)::value, T>::accumulates_as;
+    constexpr Reduction R = decltype(reduction)::value;
+    constexpr Reduction K = ReduceOp<R, T>::accumulates_as;
     if constexpr (float_kernel_runs_v<R, T>) {
       if constexpr (kInner)
-        InnerReduce<R, T>(call);
+        InnerReduce<K, T>(call);
       else
-        OuterReduce<R, T>(call);
+        OuterReduce<K, T>(call);
     }
   });
 }

@@ -583,8 +583,8 @@ void ReduceWindowsOf(const WindowReduceCall& call) {
   visit_reduction(call.reduction, [&](auto reduction) {
     // A mean accumulates as a sum and divides by call.divisor. The schedule sends only the
     // reductions these kernels run (window_kernel_runs_v: no integer products).
-    constexpr Reduction R = ReduceOp<decltype(reduction)::value, T>::accumulates_as;
-    if constexpr (window_kernel_runs_v<R, T>) ReduceWindowsTyped<R, T>(call);
+    constexpr Reduction R = decltype(reduction)::value;
+    if constexpr (window_kernel_runs_v<R, T>) ReduceWindowsTyped<ReduceOp<R, T>::accumulates_as, T>(call);
   });
 }
 

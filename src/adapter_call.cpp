@@ -83,7 +83,7 @@ PlannedCall::PlannedCall(Operation operation, std::optional<std::string_view> re
                          PatternRef pattern, const AxisLengths& lengths)
     : plan_(get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, x.shape, lengths)),
       x_(x), pattern_(pattern.text), lengths_(lengths), label_(label_of(operation, reduction)) {
-  check_mean_dtype(*plan_, x.dtype, x.shape, lengths_);
+  check_reduction_dtype(*plan_, x.dtype, x.shape, lengths_);
 }
 
 std::span<const std::int64_t> PlannedCall::output_shape() const { return plan_->output_shape; }

@@ -118,10 +118,15 @@ std::string format_shapes(std::span<const Shape> shapes) {
   return out + "]";
 }
 
-void check_mean_dtype(const Plan& plan, DType dtype, std::span<const std::int64_t> shape, const AxisLengths& lengths) {
-  if (plan.reduction != Reduction::mean || plan.reduced_axes.empty() || is_floating(dtype)) return;
-  const CallContext context{.operation = "mean", .pattern = plan.pattern, .shape = shape, .lengths = &lengths};
-  context.fail("reduce_mean is not available for non-floating tensors (dtype " + std::string(dtype_name(dtype)) + ")");
+void check_reduction_dtype(const Plan& plan, DType dtype, std::span<const std::int64_t> shape,
+                           const AxisLengths& lengths) {
+  if (!plan.reduction || !reduction_traits(*plan.reduction).floating_only || plan.reduced_axes.empty() ||
+      is_floating(dtype))
+    return;
+  const std::string_view name = reduction_name(*plan.reduction);
+  const CallContext context{.operation = name, .pattern = plan.pattern, .shape = shape, .lengths = &lengths};
+  context.fail("reduce_" + std::string(name) + " is not available for non-floating tensors (dtype " +
+               std::string(dtype_name(dtype)) + ")");
 }
 
 void CallContext::fail(const std::string& reason) const {

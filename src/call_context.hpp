@@ -38,8 +38,9 @@ struct CallContext {
 std::string length_name_sentence(const PatternError& error, std::string_view name);
 
 /// einops refuses the mean of a non-floating tensor: throws, naming the call, when `plan` takes a
-/// mean over at least one axis of an input of `dtype`.
-void check_mean_dtype(const Plan& plan, DType dtype, std::span<const std::int64_t> shape, const AxisLengths& lengths);
+/// floating-only reduction (ReductionTraits) over at least one axis of an input of `dtype`.
+void check_reduction_dtype(const Plan& plan, DType dtype, std::span<const std::int64_t> shape,
+                           const AxisLengths& lengths);
 
 /// "[(2,), (-1, 3)]": packed shapes as einops prints a list of shapes.
 std::string format_shapes(std::span<const Shape> shapes);

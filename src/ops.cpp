@@ -52,12 +52,12 @@ using detail::TensorRef;
 
 /// The result of `plan` on `x`: a view when nothing moves, else a new tensor.
 AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {
-  detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
+  detail::check_reduction_dtype(plan, x.dtype, x.shape, lengths);
   return detail::execute_new(plan, x, lengths);
 }
 
 void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths, std::string_view label) {
-  detail::check_mean_dtype(plan, x.dtype, x.shape, lengths);
+  detail::check_reduction_dtype(plan, x.dtype, x.shape, lengths);
   const DType expected = detail::result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
   if (out.dtype != expected ||

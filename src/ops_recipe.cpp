@@ -24,7 +24,7 @@ OpsRecipe make_recipe(Operation operation, std::optional<std::string_view> reduc
   recipe.reshape_in = !std::ranges::equal(shape, recipe.elementary_shape);
   recipe.output_shape = plan->output_shape;
   if (plan->reduction && !plan->reduced_axes.empty()) {
-    if (dtype) check_mean_dtype(*plan, *dtype, shape, lengths);
+    if (dtype) check_reduction_dtype(*plan, *dtype, shape, lengths);
     recipe.reduction = plan->reduction;
     recipe.reduced_axes.assign(plan->reduced_axes.begin(), plan->reduced_axes.end());
     std::ranges::sort(recipe.reduced_axes);

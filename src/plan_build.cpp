@@ -283,10 +283,9 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
       plan.permutation.push_back(index);
       plan.reduced_count *= axes[static_cast<std::size_t>(index)].length;  // bounded by infer_lengths' check
     }
-  if (!plan.reduced_axes.empty() && plan.reduced_count == 0 && reduction &&
-      (*reduction == Reduction::min || *reduction == Reduction::max))
-    context.fail("zero-size array to reduction operation " +
-                 std::string(*reduction == Reduction::min ? "minimum" : "maximum") + " which has no identity");
+  if (!plan.reduced_axes.empty() && plan.reduced_count == 0 && reduction && !reduction_traits(*reduction).has_identity)
+    context.fail("zero-size array to reduction operation " + std::string(reduction_traits(*reduction).numpy_ufunc) +
+                 " which has no identity");
 }
 
 /// parse (done) -> shape-free checks (unless the compiler made them: `sides_checked`) -> axes ->
@@ -331,14 +330,11 @@ AxisLengths::AxisLengths(std::initializer_list<std::pair<std::string_view, std::
 }
 
 std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern) {
-  for (Reduction r : {Reduction::min, Reduction::max, Reduction::sum, Reduction::mean, Reduction::prod,
-                      Reduction::any, Reduction::all})
-    if (reduction_name(r) == name) return r;
+  if (const ReductionTraits* known = find_reduction(name)) return known->reduction;
   if (name == "rearrange" || name == "repeat") return std::nullopt;
   detail::throw_call_error(name, pattern, "",
-                           "Unknown reduction " + std::string(name) +
-                               ". Expect one of ('min', 'max', 'sum', 'mean', 'prod', 'any', 'all')."
-                               " (Also accepted: rearrange, repeat.)");
+                           "Unknown reduction " + std::string(name) + ". Expect one of (" + reduction_names() +
+                               "). (Also accepted: rearrange, repeat.)");
 }
 
 std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,

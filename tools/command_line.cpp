@@ -13,6 +13,7 @@
 #include "batch.hpp"
 #include "commands.hpp"
 #include "einops/error.hpp"
+#include "einops/reduction.hpp"
 #include "tool_errors.hpp"
 
 namespace einops::tool {
@@ -22,7 +23,8 @@ constexpr int kOperationFailed = 1;
 constexpr int kBadInput = 2;
 constexpr int kInternalError = 3;
 
-constexpr const char* kReductions = "min, max, sum, mean, prod, any or all";
+/// "min, max, ... or all", from the table of reductions.
+std::string reduction_choices() { return reduction_names("", " or "); }
 
 void add_transform(CLI::App& app, const std::string& name, const std::string& description,
                    TransformCommand& command) {
@@ -34,7 +36,7 @@ void add_transform(CLI::App& app, const std::string& name, const std::string& de
       ->required();
   sub->add_option("-o,--output", command.output, "write the result here (.npy, or .png for pictures)");
   if (name == "reduce")
-    sub->add_option("-r,--reduction", command.reduction, std::string("the reduction: ") + kReductions);
+    sub->add_option("-r,--reduction", command.reduction, "the reduction: " + reduction_choices());
   sub->add_option("--dtype", command.dtype,
                   "dtype of the written result: 'result' (einops' result dtype, the default), 'input', or a name");
   if (name != "reduce") {
@@ -58,7 +60,7 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
 
   TransformCommand rearrange_command, reduce_command, repeat_command;
   add_transform(app, "rearrange", "reorder, split and merge axes", rearrange_command);
-  add_transform(app, "reduce", "reduce axes (min, max, sum, mean, prod, any, all)", reduce_command);
+  add_transform(app, "reduce", "reduce axes (" + reduction_names("", ", ") + ")", reduce_command);
   add_transform(app, "repeat", "add, repeat and tile axes", repeat_command);
 
   ExplainCommand explain_command;
@@ -67,7 +69,7 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   explain->add_option("inputs", explain_command.words, "input files (their shape and dtype are used) and name=len");
   explain->add_option("-s,--shape", explain_command.shapes, "the input shape, e.g. 2,3,4 (einsum: once per operand)")
       ->allow_extra_args(false);
-  explain->add_option("-r,--reduction", explain_command.reduction, std::string("explain a reduce: ") + kReductions);
+  explain->add_option("-r,--reduction", explain_command.reduction, "explain a reduce: " + reduction_choices());
   explain->add_option("--op", explain_command.operation, "rearrange, reduce, repeat or einsum (default: einsum for a "
                                                          "pattern with a comma, reduce with --reduction, else rearrange)");
   explain->add_option("--dtype", explain_command.dtype, "element type for the cost in bytes (default float32)");

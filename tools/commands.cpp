@@ -9,6 +9,7 @@
 #include "einops/einsum.hpp"
 #include "einops/ops.hpp"
 #include "einops/pack.hpp"
+#include "einops/reduction.hpp"
 #include "explain.hpp"
 #include "sample.hpp"
 #include "tool_errors.hpp"
@@ -82,7 +83,7 @@ void run_transform(const TransformCommand& command, std::ostream& out) {
   if (positionals.files.empty()) throw UsageError(command.operation + " needs at least one input file");
   const Operation operation = operation_named(command.operation);
   if (operation == Operation::reduce && !command.reduction)
-    throw UsageError("reduce needs --reduction (min, max, sum, mean, prod, any or all)");
+    throw UsageError("reduce needs --reduction (" + reduction_names("", " or ") + ")");
   if (operation != Operation::reduce && command.reduction)
     throw UsageError("--reduction applies to reduce only");
 
@@ -164,7 +165,7 @@ void run_explain(const ExplainCommand& command, std::ostream& out) {
   request.reduction = command.reduction;
   request.operation = operation_named(command.operation.value_or(command.reduction ? "reduce" : "rearrange"));
   if (request.operation == Operation::reduce && !request.reduction)
-    throw UsageError("explain of a reduce needs --reduction (min, max, sum, mean, prod, any or all)");
+    throw UsageError("explain of a reduce needs --reduction (" + reduction_names("", " or ") + ")");
   if (command.shapes.size() > 1) throw UsageError("explain takes one --shape (several only for einsum)");
   if (!command.shapes.empty()) {
     request.shape = parse_shape_list(command.shapes.front());

@@ -1,4 +1,4 @@
-// Element types the built-in kernels know, and the numpy rules for reduction result types.
+// Element types the built-in kernels know (the reductions are in reduction.hpp).
 #pragma once
 
 #include <cstddef>
@@ -92,36 +92,6 @@ constexpr std::string_view dtype_name(DType type) {
     case DType::bfloat16: return "bfloat16";
   }
   return "?";
-}
-
-/// The reductions of einops' reduce(); `rearrange` and `repeat` are accepted as "no reduction".
-enum class Reduction : std::uint8_t { min, max, sum, mean, prod, any, all };
-
-constexpr std::string_view reduction_name(Reduction reduction) {
-  switch (reduction) {
-    case Reduction::min: return "min";
-    case Reduction::max: return "max";
-    case Reduction::sum: return "sum";
-    case Reduction::mean: return "mean";
-    case Reduction::prod: return "prod";
-    case Reduction::any: return "any";
-    case Reduction::all: return "all";
-  }
-  return "?";
-}
-
-/// numpy's result type: any/all give bool; sum/prod of signed integers or bool give int64, of
-/// unsigned integers uint64; min/max/mean keep the type (mean of integers is refused elsewhere).
-constexpr DType reduction_result_dtype(Reduction reduction, DType input) {
-  switch (reduction) {
-    case Reduction::any:
-    case Reduction::all: return DType::boolean;
-    case Reduction::sum:
-    case Reduction::prod:
-      if (is_floating(input)) return input;
-      return is_unsigned(input) ? DType::uint64 : DType::int64;
-    default: return input;
-  }
 }
 
 template <DType D> struct element_of;

@@ -19,6 +19,7 @@
 #include "einops/pattern.hpp"
 #include "einops/plan.hpp"
 #include "einops/rearrange_view.hpp"
+#include "einops/reduction.hpp"
 #include "einops/tensor.hpp"
 #include "einops/threads.hpp"
 #include "einops/version.hpp"

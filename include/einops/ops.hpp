@@ -19,6 +19,7 @@
 
 #include "einops/detail/odometer.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 #include "einops/export.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/plan.hpp"
@@ -26,8 +27,8 @@
 
 namespace einops {
 
-/// A named reduction: "min", "max", "sum", "mean", "prod", "any", "all" (and "rearrange",
-/// "repeat", as einops accepts), or the Reduction enum.
+/// A named reduction: a name in kReductions (einops/reduction.hpp), "rearrange" or "repeat" (as
+/// einops accepts them), or the Reduction enum.
 struct ReductionName {
   std::string_view name;
   ReductionName(std::string_view reduction_name) : name(reduction_name) {}  // NOLINT(google-explicit-constructor)

@@ -19,6 +19,7 @@
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 #include "einops/export.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_arg.hpp"

@@ -192,12 +192,12 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   // along `along` (the lanes, or the innermost output loop) from the offsets.
   const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset, std::int64_t out_offset,
                           std::int64_t first, std::int64_t count, const Loop& along) {
-    if constexpr (is_floating_element_v<T> && (R == Reduction::sum || R == Reduction::mean || R == Reduction::min ||
-                                               R == Reduction::max)) {
+    if constexpr (is_floating_element_v<T> && std::is_same_v<Acc, FloatCompute<T>> && !Op::exact_when_nan) {
       // Contiguous outputs in vectors; a product may need its exact path, an empty reduction its
       // own answer and any/all give bool, one output at a time below.
       if (count > 1 && s.pieces == 1 && s.reduced > 0 && along.out_stride == 1)
-        return finish_float(FloatFinishCall{s.type, partial, out + out_offset + first, count, R == Reduction::mean, s.reduced});
+        return finish_float(FloatFinishCall{s.type, partial, out + out_offset + first, count,
+                                            Op::traits.divides_by_count, s.reduced});
     }
     for (std::int64_t l = 0; l < count; ++l) {
       Acc value = partial[l];
@@ -210,13 +210,13 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
           for (std::int64_t piece = 1; piece < s.pieces; ++piece) value = Op::combine(value, partial[piece * piece_stride + l]);
         }
       }
-      if constexpr (R == Reduction::prod && is_floating_element_v<T>) {
+      if constexpr (Op::exact_when_nan) {
         if (std::isnan(value))
           value = exact_product<Acc>(in + in_offset + (first + l) * along.in_stride, s.red_loops.data(), s.red_rank);
       }
       Out result = Op::finish(value, s.reduced);
-      if constexpr (R == Reduction::min || R == Reduction::max) {
-        if (s.reduced == 0) result = Out{};  // nothing to compare: zero, as before
+      if constexpr (!Op::traits.has_identity) {
+        if (s.reduced == 0) result = Out{};  // nothing to combine (the plan refuses it): zero
       }
       out[out_offset + (first + l) * along.out_stride] = result;
     }
@@ -288,10 +288,11 @@ template <Reduction R, class T>
 void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::Out* out) {
   using Op = ReduceOp<R, T>;
   using Acc = typename Op::Acc;
-  constexpr bool kLogical = R == Reduction::any || R == Reduction::all;
-  constexpr bool kFloat = is_floating_element_v<T>;
-  // 16-bit floats round in the finish; a floating product may need its exact path.
-  constexpr bool kStraight = kLogical || !(is_half_v<T> || (kFloat && R == Reduction::prod));
+  using Out = typename Op::Out;
+  // The kernel writes the accumulators as the outputs (a mean divided by call.divisor) where the
+  // finish leaves their bits as they are: not where 16-bit floats round, nor where a floating
+  // product may need its exact path.
+  constexpr bool kStraight = sizeof(Acc) == sizeof(Out) && !Op::exact_when_nan;
   const std::int64_t group = s.window_group;
   const int line_rank = s.out_rank - (group > 1 ? 2 : 1);
   const Loop pixels_loop = s.out_loops[static_cast<std::size_t>(line_rank)];
@@ -307,7 +308,7 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
   const std::int64_t lines_per_call = kStraight ? lines : std::max<std::int64_t>(1, kWindowBatch / (piece * group));
 
   const WindowReduceKernel kernel = window_reduce_kernel();
-  const std::int64_t divisor = R == Reduction::mean && kStraight ? s.reduced : 0;
+  const std::int64_t divisor = Op::traits.divides_by_count && kStraight ? s.reduced : 0;
   // Lines [first, first + count) along the innermost line loop, pixels [x0, x0 + width).
   const auto reduce_lines = [&](std::int64_t in_offset, std::int64_t out_offset, std::int64_t count, std::int64_t x0,
                                 std::int64_t width, Acc* buffer) {
@@ -322,7 +323,7 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
       for (std::int64_t line = 0; line < count; ++line) {
         const Acc* acc = buffer + line * width * group;
         auto* line_out = target + line * innermost.out_stride;
-        if constexpr (R == Reduction::prod) {
+        if constexpr (Op::exact_when_nan) {
           for (std::int64_t o = 0; o < width * group; ++o) {
             Acc value = acc[o];
             if (std::isnan(value))
@@ -333,10 +334,12 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
         } else if (innermost.out_stride == width * group) {
           // The lines lie end to end in the output as in the buffer: one finish for them all
           // (a finish call costs as much as a short line's elements).
-          finish_float(FloatFinishCall{s.type, acc, line_out, count * width * group, R == Reduction::mean, s.reduced});
+          finish_float(FloatFinishCall{s.type, acc, line_out, count * width * group, Op::traits.divides_by_count,
+                                       s.reduced});
           break;
         } else {
-          finish_float(FloatFinishCall{s.type, acc, line_out, width * group, R == Reduction::mean, s.reduced});
+          finish_float(
+              FloatFinishCall{s.type, acc, line_out, width * group, Op::traits.divides_by_count, s.reduced});
         }
       }
     }
@@ -375,17 +378,23 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
 
 template <class T>
 void reduce_dispatch(const ReduceSchedule& s, const T* in, void* out) {
-  switch (s.reduction) {
-    case Reduction::min: return run_reduce<Reduction::min>(s, in, out);
-    case Reduction::max: return run_reduce<Reduction::max>(s, in, out);
-    case Reduction::sum: return run_reduce<Reduction::sum>(s, in, out);
-    case Reduction::prod: return run_reduce<Reduction::prod>(s, in, out);
-    case Reduction::any: return run_reduce<Reduction::any>(s, in, out);
-    case Reduction::all: return run_reduce<Reduction::all>(s, in, out);
-    case Reduction::mean:
-      if constexpr (is_floating_element_v<T>) return run_reduce<Reduction::mean>(s, in, out);
-      return;  // refused before reaching the kernel
-  }
+  visit_reduction(s.reduction, [&](auto reduction) {
+    constexpr Reduction R = decltype(reduction)::value;
+    // A floating-only reduction of other elements is refused before reaching the kernel.
+    if constexpr (is_floating_element_v<T> || !reduction_traits(R).floating_only) run_reduce<R>(s, in, out);
+  });
+}
+
+/// Whether the float kernels, or the window kernels, run `reduction` on `type` (reduce_ops.hpp).
+bool float_kernel_runs(DType type, Reduction reduction) {
+  return visit_dtype(type, [&](auto tag) {
+    return visit_reduction(reduction, [](auto r) { return float_kernel_runs_v<decltype(r)::value, decltype(tag)>; });
+  });
+}
+bool window_kernel_runs(DType type, Reduction reduction) {
+  return visit_dtype(type, [&](auto tag) {
+    return visit_reduction(reduction, [](auto r) { return window_kernel_runs_v<decltype(r)::value, decltype(tag)>; });
+  });
 }
 
 /// Window mode (reduce_schedule.hpp) when the last reduced loop is a short window of pixels along
@@ -396,7 +405,7 @@ bool window_mode_enabled = true;
 bool takes_windows(ReduceSchedule& s) {
   if (!window_mode_enabled || s.outputs == 0 || s.red_rank == 0 || s.reduced < 1 || s.reduced > kMaxWindowElements)
     return false;  // an empty window (another reduced axis of length 0) takes the general path
-  if (s.reduction == Reduction::prod && !is_floating(s.type)) return false;  // see window_reduce_simd.cpp
+  if (!window_kernel_runs(s.type, s.reduction)) return false;
   const Loop& window = s.red_loops[static_cast<std::size_t>(s.red_rank - 1)];
   const std::int64_t group = window.in_stride;
   if (window.extent < 2 || window.extent > kMaxWindow || group < 1) return false;
@@ -437,8 +446,7 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
   });
 
   if (takes_windows(s)) return s;
-  const bool vector_reduction =
-      is_floating(type) && reduction != Reduction::any && reduction != Reduction::all && s.reduced > 0;
+  const bool vector_reduction = float_kernel_runs(type, reduction) && s.reduced > 0;
   if (vector_reduction && s.red_rank > 0 && s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == 1 &&
       s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].extent >= kMinInnerRun) {
     s.mode = ReduceMode::inner;

@@ -1,6 +1,8 @@
 // The reductions as accumulate / combine / finish over an accumulator type, for every element
 // type: the one definition of what each reduction computes (numpy's semantics), shared by the
-// scalar path and the SIMD kernels.
+// scalar path and the SIMD kernels. What a reduction is apart from its arithmetic (name, result
+// type, refusals) is its entry in kReductions (einops/reduction.hpp); a ReduceOp carries that
+// entry as `traits`, and the kernels read both, never the reduction's name.
 //
 // Accumulators: float for float32 and the 16-bit floats (rounded to the element type once, at the
 // end), double for float64; integer and bool sums and products in uint64, whose wrap-around is
@@ -14,6 +16,7 @@
 #include <type_traits>
 
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 
 namespace einops::detail {
 
@@ -42,34 +45,59 @@ constexpr bool is_nan(T x) {
   return x != x;  // NOLINT(misc-redundant-expression): NaN test for every floating type
 }
 
+/// The vector instruction the SIMD kernels combine a reduction's accumulators with; `none` leaves
+/// the reduction to the scalar path (reduce.cpp), which runs every ReduceOp.
+enum class VectorCombine : std::uint8_t { none, add, multiply, maximum, minimum, logical_or, logical_and };
+
+/// What every ReduceOp has, with the defaults a ReduceOp overrides:
+/// - Acc, convert(T) -> Acc, identity(), combine(Acc, Acc), finish(Acc, count) -> Out: the
+///   arithmetic. A floating accumulation's finish rounds to Out, after dividing by the count where
+///   traits.divides_by_count (reduce.cpp's vector finish assumes so).
+/// - Out: the result's element type, numpy's (reduction_result_dtype).
+/// - accumulates_as: the reduction whose kernels accumulate this one (a mean as a sum).
+/// - pairwise: partial sums join a pairwise cascade (Cascade), for a smaller rounding error.
+/// - exact_when_nan: a NaN result is computed again in exact order (exact_product in reduce.cpp).
+/// - vector_combine: the SIMD kernels' instruction for combine().
+template <Reduction R, class T>
+struct ReduceOpBase {
+  static constexpr const ReductionTraits& traits = reduction_traits(R);
+  using Out = typename element_of<reduction_result_dtype(R, dtype_v<T>)>::type;
+  static constexpr Reduction accumulates_as = R;
+  static constexpr bool pairwise = false;
+  static constexpr bool exact_when_nan = false;
+  static constexpr VectorCombine vector_combine = VectorCombine::none;
+};
+
 template <Reduction R, class T>
 struct ReduceOp;
 
 /// sum, mean, prod: "additive" reductions with an accumulator that is not the element type.
-template <class T>
-struct SumLike {
+template <Reduction R, class T>
+struct SumLike : ReduceOpBase<R, T> {
   using Acc = std::conditional_t<is_floating_element_v<T>, FloatCompute<T>, std::uint64_t>;
-  using Out = std::conditional_t<is_floating_element_v<T>, T,
-                                 std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
-                                                    std::uint64_t, std::int64_t>>;
   static Acc convert(T x) { return static_cast<Acc>(x); }
 };
 
 template <class T>
-struct ReduceOp<Reduction::sum, T> : SumLike<T> {
-  using typename SumLike<T>::Acc;
-  using typename SumLike<T>::Out;
+struct ReduceOp<Reduction::sum, T> : SumLike<Reduction::sum, T> {
+  using Base = SumLike<Reduction::sum, T>;
+  using typename Base::Acc;
+  using typename Base::Out;
   static constexpr bool pairwise = is_floating_element_v<T>;
+  static constexpr VectorCombine vector_combine = VectorCombine::add;
   static Acc identity() { return Acc{0}; }
   static Acc combine(Acc a, Acc b) { return a + b; }
   static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
 };
 
 template <class T>
-struct ReduceOp<Reduction::mean, T> : SumLike<T> {
-  using typename SumLike<T>::Acc;
-  using Out = T;
+struct ReduceOp<Reduction::mean, T> : SumLike<Reduction::mean, T> {
+  using Base = SumLike<Reduction::mean, T>;
+  using typename Base::Acc;
+  using typename Base::Out;
+  static constexpr Reduction accumulates_as = Reduction::sum;
   static constexpr bool pairwise = true;
+  static constexpr VectorCombine vector_combine = VectorCombine::add;
   static Acc identity() { return Acc{0}; }
   static Acc combine(Acc a, Acc b) { return a + b; }
   static Out finish(Acc acc, std::int64_t count) {
@@ -79,21 +107,26 @@ struct ReduceOp<Reduction::mean, T> : SumLike<T> {
 };
 
 template <class T>
-struct ReduceOp<Reduction::prod, T> : SumLike<T> {
-  using typename SumLike<T>::Acc;
-  using typename SumLike<T>::Out;
-  static constexpr bool pairwise = false;
+struct ReduceOp<Reduction::prod, T> : SumLike<Reduction::prod, T> {
+  using Base = SumLike<Reduction::prod, T>;
+  using typename Base::Acc;
+  using typename Base::Out;
+  static constexpr bool exact_when_nan = is_floating_element_v<T>;
+  // Floating only: 64-bit integer lanes cannot multiply.
+  static constexpr VectorCombine vector_combine =
+      is_floating_element_v<T> ? VectorCombine::multiply : VectorCombine::none;
   static Acc identity() { return Acc{1}; }
   static Acc combine(Acc a, Acc b) { return a * b; }
   static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
 };
 
-/// min and max keep the element type; NaN wins (numpy propagates it).
-template <class T, bool kMax>
-struct Extremum {
+/// min and max keep the element type; NaN wins (numpy propagates it). identity() is the start of
+/// the accumulation, though numpy names none (traits.has_identity).
+template <Reduction R, class T, bool kMax>
+struct Extremum : ReduceOpBase<R, T> {
   using Acc = std::conditional_t<is_floating_element_v<T>, FloatCompute<T>, T>;
-  using Out = T;
-  static constexpr bool pairwise = false;
+  using typename ReduceOpBase<R, T>::Out;
+  static constexpr VectorCombine vector_combine = kMax ? VectorCombine::maximum : VectorCombine::minimum;
   static Acc convert(T x) { return static_cast<Acc>(x); }
   static Acc identity() {
     if constexpr (std::is_same_v<T, bool>)
@@ -115,15 +148,15 @@ struct Extremum {
   static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
 };
 template <class T>
-struct ReduceOp<Reduction::max, T> : Extremum<T, true> {};
+struct ReduceOp<Reduction::max, T> : Extremum<Reduction::max, T, true> {};
 template <class T>
-struct ReduceOp<Reduction::min, T> : Extremum<T, false> {};
+struct ReduceOp<Reduction::min, T> : Extremum<Reduction::min, T, false> {};
 
-template <class T, bool kAny>
-struct Logical {
+template <Reduction R, class T, bool kAny>
+struct Logical : ReduceOpBase<R, T> {
   using Acc = bool;
-  using Out = bool;
-  static constexpr bool pairwise = false;
+  using typename ReduceOpBase<R, T>::Out;
+  static constexpr VectorCombine vector_combine = kAny ? VectorCombine::logical_or : VectorCombine::logical_and;
   static Acc convert(T x) {
     if constexpr (is_floating_element_v<T>)
       return static_cast<FloatCompute<T>>(x) != FloatCompute<T>{0};  // NaN counts as true, as in numpy
@@ -135,9 +168,24 @@ struct Logical {
   static Out finish(Acc acc, std::int64_t) { return acc; }
 };
 template <class T>
-struct ReduceOp<Reduction::any, T> : Logical<T, true> {};
+struct ReduceOp<Reduction::any, T> : Logical<Reduction::any, T, true> {};
 template <class T>
-struct ReduceOp<Reduction::all, T> : Logical<T, false> {};
+struct ReduceOp<Reduction::all, T> : Logical<Reduction::all, T, false> {};
+
+/// The ReduceOp whose kernels run R on T (accumulates_as: a mean runs the sum's).
+template <Reduction R, class T>
+using KernelOp = ReduceOp<ReduceOp<R, T>::accumulates_as, T>;
+
+/// Whether the float kernels (reduce_simd.cpp: floating elements, floating accumulators) run R
+/// on T; the scalar path runs the rest.
+template <Reduction R, class T>
+inline constexpr bool float_kernel_runs_v = is_floating_element_v<T> &&
+                                            std::is_same_v<typename KernelOp<R, T>::Acc, FloatCompute<T>> &&
+                                            KernelOp<R, T>::vector_combine != VectorCombine::none;
+
+/// Whether the window kernels (window_reduce_simd.cpp) run R on T.
+template <Reduction R, class T>
+inline constexpr bool window_kernel_runs_v = KernelOp<R, T>::vector_combine != VectorCombine::none;
 
 /// Pairwise summation of a stream of block sums: a binary counter of partial sums, so the
 /// result is the balanced tree over blocks whatever their number, in a fixed order.

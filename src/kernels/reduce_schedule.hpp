@@ -26,6 +26,7 @@
 #include "copy_schedule.hpp"
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 
 namespace einops::detail {
 

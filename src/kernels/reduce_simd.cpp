@@ -44,35 +44,27 @@ constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory c
 template <class T, class Acc = FloatCompute<T>>
 using ReduceTag = hn::CappedTag<Acc, (is_half_v<T> ? 64 : 32) / sizeof(Acc)>;
 
-/// The reduction on vectors: identity, step, and whether NaN must be tracked on the side.
+/// The reduction on vectors: identity, step, and whether NaN must be tracked on the side. Scalar
+/// is its ReduceOp on the accumulator type, which folds lanes and partial results.
 template <Reduction R, class DA>
 struct VectorOp {
   using V = hn::Vec<DA>;
   using Acc = hn::TFromD<DA>;
-  static constexpr bool kExtremum = R == Reduction::min || R == Reduction::max;
-  static constexpr bool kPairwise = R == Reduction::sum;  // (means run as sums: ReduceTyped)
-  static V identity(DA da) {
-    if constexpr (R == Reduction::prod) return hn::Set(da, Acc{1});
-    if constexpr (R == Reduction::max) return hn::Set(da, -std::numeric_limits<Acc>::infinity());
-    if constexpr (R == Reduction::min) return hn::Set(da, std::numeric_limits<Acc>::infinity());
-    return hn::Zero(da);
-  }
+  using Scalar = ReduceOp<R, Acc>;
+  static constexpr VectorCombine kCombine = Scalar::vector_combine;
+  static_assert(kCombine == VectorCombine::add || kCombine == VectorCombine::multiply ||
+                    kCombine == VectorCombine::maximum || kCombine == VectorCombine::minimum,
+                "the float kernels combine floating accumulators (float_kernel_runs_v)");
+  static constexpr bool kExtremum = kCombine == VectorCombine::maximum || kCombine == VectorCombine::minimum;
+  static constexpr bool kPairwise = Scalar::pairwise;
+  static V identity(DA da) { return hn::Set(da, Scalar::identity()); }
   static V step(V acc, V x) {
-    if constexpr (R == Reduction::prod) return hn::Mul(acc, x);
-    if constexpr (R == Reduction::max) return hn::Max(acc, x);
-    if constexpr (R == Reduction::min) return hn::Min(acc, x);
+    if constexpr (kCombine == VectorCombine::multiply) return hn::Mul(acc, x);
+    if constexpr (kCombine == VectorCombine::maximum) return hn::Max(acc, x);
+    if constexpr (kCombine == VectorCombine::minimum) return hn::Min(acc, x);
     return hn::Add(acc, x);
   }
 };
-
-/// Scalar side of the same reduction, for folding lanes and partial results.
-template <Reduction R, class Acc>
-HWY_INLINE Acc ScalarStep(Acc a, Acc b) {
-  if constexpr (R == Reduction::prod) return a * b;
-  if constexpr (R == Reduction::max) return b > a ? b : a;
-  if constexpr (R == Reduction::min) return b < a ? b : a;
-  return a + b;
-}
 
 /// Pairwise cascade of vectors (see Cascade in reduce_ops.hpp).
 template <class DA>
@@ -172,7 +164,8 @@ HWY_INLINE FloatCompute<T> InnerReduceOne(const T* base, const Loop* loops, int 
   HWY_ALIGN Acc lanes[hn::MaxLanes(decltype(da)())];
   hn::Store(folded, da, lanes);
   Acc result = lanes[0];
-  for (std::int64_t l = 1; l < N; ++l) result = ScalarStep<R>(result, lanes[l]);
+  // (min and max: a NaN in a lane was seen, and decides the result below)
+  for (std::int64_t l = 1; l < N; ++l) result = Op::Scalar::combine(result, lanes[l]);
   if constexpr (Op::kExtremum) {
     if (!hn::AllFalse(da, hn::MaskFromVec(nan_seen))) result = std::numeric_limits<Acc>::quiet_NaN();
   }
@@ -386,16 +379,18 @@ void OuterReduce(const FloatReduceCall& call) {
 
 template <class T, bool kInner>
 void ReduceTyped(const FloatReduceCall& call) {
-  switch (call.reduction) {
+  visit_reduction(call.reduction, [&](auto reduction) {
     // A mean accumulates as a sum (reduce.cpp's finish divides): one kernel for both, a fifth
-    // less code to compile per target.
-    case Reduction::sum:
-    case Reduction::mean: return kInner ? InnerReduce<Reduction::sum, T>(call) : OuterReduce<Reduction::sum, T>(call);
-    case Reduction::prod: return kInner ? InnerReduce<Reduction::prod, T>(call) : OuterReduce<Reduction::prod, T>(call);
-    case Reduction::min: return kInner ? InnerReduce<Reduction::min, T>(call) : OuterReduce<Reduction::min, T>(call);
-    case Reduction::max: return kInner ? InnerReduce<Reduction::max, T>(call) : OuterReduce<Reduction::max, T>(call);
-    default: return;  // any/all take the scalar path
-  }
+    // less code to compile per target. The rest (any/all) take the scalar path.
+    constexpr Reduction R = decltype(reduction)::value;
+    constexpr Reduction K = ReduceOp<R, T>::accumulates_as;
+    if constexpr (float_kernel_runs_v<R, T>) {
+      if constexpr (kInner)
+        InnerReduce<K, T>(call);
+      else
+        OuterReduce<K, T>(call);
+    }
+  });
 }
 
 template <bool kInner>

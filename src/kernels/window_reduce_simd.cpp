@@ -3,7 +3,7 @@
 // time. An output line holds `pixels` pixels of `group` channels; its window rows are read side by
 // side, and each output is combined in the scalar path's order (rows outermost first, then the
 // window's elements), in ReduceOp's accumulator type, so results are bit-identical to it.
-// A line is cut into whole vectors of outputs in one of three ways:
+// A line is cut into whole vectors of outputs in one of four ways:
 // - interleaved: pixels of 1, 2, 4 or 8 bytes and windows of 2 to 4: LoadInterleaved2/3/4 on
 //   lanes as wide as a pixel split the window's elements (NCHW, or NHWC with 2, 4 or 8 channels);
 // - direct: groups of at least a vector: plain loads at each element of the window (NHWC);
@@ -55,13 +55,15 @@ constexpr std::int64_t kMaxWindowRows = kMaxWindowElements / 2;
 template <class T>
 using InLane = std::conditional_t<is_half_v<T>, std::uint16_t, std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
 
-template <Reduction R>
-inline constexpr bool kLogical = R == Reduction::any || R == Reduction::all;
+/// any/all: accumulators are truths.
+template <Reduction R, class T>
+inline constexpr bool kLogical = ReduceOp<R, T>::vector_combine == VectorCombine::logical_or ||
+                                 ReduceOp<R, T>::vector_combine == VectorCombine::logical_and;
 
 /// Lanes that carry the accumulators: ReduceOp's accumulator, except bool ones: any/all as
 /// all-ones truths as wide as the input lanes, bool min/max as 0/1 bytes.
 template <Reduction R, class T, class Acc = typename ReduceOp<R, T>::Acc>
-using AccLane = std::conditional_t<kLogical<R>, hwy::UnsignedFromSize<sizeof(InLane<T>)>,
+using AccLane = std::conditional_t<kLogical<R, T>, hwy::UnsignedFromSize<sizeof(InLane<T>)>,
                                    std::conditional_t<std::is_same_v<Acc, bool>, std::uint8_t, Acc>>;
 
 /// Loads are capped at 256 bits, as in reduce_simd.cpp (unaligned 512-bit loads split lines).
@@ -69,8 +71,9 @@ template <Reduction R, class T>
 using WindowTag = hn::CappedTag<AccLane<R, T>, 32 / sizeof(AccLane<R, T>)>;
 
 /// Sums, means and products: their arithmetic quiets a NaN input whichever way it was widened.
-template <Reduction R>
-inline constexpr bool kArithmetic = R == Reduction::sum || R == Reduction::mean || R == Reduction::prod;
+template <Reduction R, class T>
+inline constexpr bool kArithmetic = ReduceOp<R, T>::vector_combine == VectorCombine::add ||
+                                    ReduceOp<R, T>::vector_combine == VectorCombine::multiply;
 
 /// Input lanes to accumulator lanes, as ReduceOp::convert does to one element.
 template <Reduction R, class T, class DA>
@@ -78,7 +81,7 @@ HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
   using A = hn::TFromD<DA>;
   using L = InLane<T>;
   const hn::Rebind<L, DA> dl;
-  if constexpr (kLogical<R>) {
+  if constexpr (kLogical<R, T>) {
     // Non-zero is true; NaN too (an unordered "not equal"). A 16-bit float is zero when its
     // bits are, sign aside.
     if constexpr (is_half_v<T>) x = hn::And(x, hn::Set(dl, L{0x7fff}));
@@ -87,7 +90,7 @@ HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
     return x;
   } else if constexpr (std::is_same_v<T, float16>) {
     // min and max return a NaN input's bits unchanged: they take the exact widening.
-    if constexpr (kArithmetic<R>) return HalfBitsToFloat(da, x);
+    if constexpr (kArithmetic<R, T>) return HalfBitsToFloat(da, x);
     else return HalfBitsToFloatExact(da, x);
   } else if constexpr (std::is_same_v<T, bfloat16>) {
     return Bfloat16BitsToFloat(da, x);
@@ -106,32 +109,35 @@ HWY_INLINE hn::Vec<DA> Widen(DA da, hn::Vec<hn::Rebind<InLane<T>, DA>> x) {
   }
 }
 
-/// ReduceOp::combine(a, b) lane-wise: NaN wins min and max, the earlier one first.
-template <Reduction R, class DA>
+/// ReduceOp::combine(a, b) lane-wise, for the ReduceOp's vector_combine C: NaN wins min and
+/// max, the earlier one first.
+template <VectorCombine C, class DA>
 HWY_INLINE hn::Vec<DA> Step(hn::Vec<DA> a, hn::Vec<DA> b) {
   using A = hn::TFromD<DA>;
-  if constexpr (R == Reduction::sum || R == Reduction::mean) {
+  static_assert(C != VectorCombine::none, "the window kernels run reductions with a vector combine");
+  constexpr bool kMax = C == VectorCombine::maximum;
+  if constexpr (C == VectorCombine::add) {
     return hn::Add(a, b);
-  } else if constexpr (R == Reduction::prod) {
+  } else if constexpr (C == VectorCombine::multiply) {
     return hn::Mul(a, b);
-  } else if constexpr (R == Reduction::any) {
+  } else if constexpr (C == VectorCombine::logical_or) {
     return hn::Or(a, b);
-  } else if constexpr (R == Reduction::all) {
+  } else if constexpr (C == VectorCombine::logical_and) {
     return hn::And(a, b);
   } else if constexpr (std::is_floating_point_v<A>) {
-    const auto better = R == Reduction::max ? hn::Gt(b, a) : hn::Lt(b, a);
+    const auto better = kMax ? hn::Gt(b, a) : hn::Lt(b, a);
     return hn::IfThenElse(hn::Or(better, hn::AndNot(hn::IsNaN(a), hn::IsNaN(b))), b, a);
   } else {
-    return R == Reduction::max ? hn::Max(a, b) : hn::Min(a, b);
+    return kMax ? hn::Max(a, b) : hn::Min(a, b);
   }
 }
 
 /// The first element of a window: combined with the identity, except where that gives the
 /// element itself bit for bit (min, max, any, all), and so is skipped.
-template <Reduction R, class DA>
+template <VectorCombine C, class DA>
 HWY_INLINE hn::Vec<DA> First(DA da, hn::Vec<DA> x) {
-  if constexpr (R == Reduction::sum || R == Reduction::mean) return hn::Add(hn::Zero(da), x);  // -0 becomes +0
-  if constexpr (R == Reduction::prod) return hn::Mul(hn::Set(da, hn::TFromD<DA>{1}), x);
+  if constexpr (C == VectorCombine::add) return hn::Add(hn::Zero(da), x);  // -0 becomes +0
+  if constexpr (C == VectorCombine::multiply) return hn::Mul(hn::Set(da, hn::TFromD<DA>{1}), x);
   return x;
 }
 
@@ -139,12 +145,12 @@ HWY_INLINE hn::Vec<DA> First(DA da, hn::Vec<DA> x) {
 /// beats a", two instructions instead of six. The sum of every element combined is carried
 /// beside it; it is NaN exactly when an input was NaN (or when infinities of both signs met), and
 /// then the vector is combined again the exact way.
-template <Reduction R, class DA>
+template <VectorCombine C, class DA>
 inline constexpr bool kOrderedPass =
-    (R == Reduction::min || R == Reduction::max) && std::is_floating_point_v<hn::TFromD<DA>>;
+    (C == VectorCombine::minimum || C == VectorCombine::maximum) && std::is_floating_point_v<hn::TFromD<DA>>;
 
 /// One vector's combination, exact (Step) or ordered (see kOrderedPass).
-template <Reduction R, class DA, bool kOrdered>
+template <VectorCombine C, class DA, bool kOrdered>
 struct Combination {
   using V = hn::Vec<DA>;
   V check;
@@ -153,14 +159,14 @@ struct Combination {
 
   HWY_INLINE V first(DA da, V x) {
     if constexpr (kOrdered) check = x;
-    return First<R>(da, x);
+    return First<C>(da, x);
   }
   HWY_INLINE V step(V a, V b) {
     if constexpr (kOrdered) {
       check = hn::Add(check, b);
-      return hn::IfThenElse(R == Reduction::max ? hn::Gt(b, a) : hn::Lt(b, a), b, a);
+      return hn::IfThenElse(C == VectorCombine::maximum ? hn::Gt(b, a) : hn::Lt(b, a), b, a);
     } else {
-      return Step<R, DA>(a, b);
+      return Step<C, DA>(a, b);
     }
   }
   /// False when the ordered pass may differ from the exact one.
@@ -171,14 +177,14 @@ struct Combination {
 };
 
 /// `pass(combination)` with the ordered combination where it applies and holds, else exact.
-template <Reduction R, class DA, class Pass>
+template <VectorCombine C, class DA, class Pass>
 HWY_INLINE hn::Vec<DA> Combined(Pass pass) {
-  if constexpr (kOrderedPass<R, DA>) {
-    Combination<R, DA, true> ordered{DA()};
+  if constexpr (kOrderedPass<C, DA>) {
+    Combination<C, DA, true> ordered{DA()};
     const hn::Vec<DA> v = pass(ordered);
     if (ordered.holds()) return v;
   }
-  Combination<R, DA, false> exact{DA()};
+  Combination<C, DA, false> exact{DA()};
   return pass(exact);
 }
 
@@ -288,7 +294,7 @@ class WindowLines {
   /// Combines element `j` of every window row, loaded by load(row, j), in the scalar order.
   template <class Load>
   HWY_INLINE V Combine(std::int64_t window, Load load) const {
-    return Combined<R, DA>([&](auto& combination) {
+    return Combined<Op::vector_combine, DA>([&](auto& combination) {
       const DA da;
       V acc = combination.first(da, load(offsets_[0], 0));
       for (std::int64_t j = 1; j < window; ++j) acc = combination.step(acc, load(offsets_[0], j));
@@ -327,7 +333,7 @@ class WindowLines {
       using VP = hn::Vec<decltype(dp)>;
       // Output o starts a pixel (o is a multiple of the group), whose window starts at o * window.
       const auto vector_at = [&](std::int64_t o) {
-        return Combined<R, DA>([&](auto& combination) {
+        return Combined<Op::vector_combine, DA>([&](auto& combination) {
           const auto take = [&](V acc, bool first, VP split) {
             const V x = Widen<R, T>(da, hn::BitCast(dl, split));
             return first ? combination.first(da, x) : combination.step(acc, x);
@@ -442,7 +448,7 @@ class WindowLines {
         for (std::int64_t r = 0; r < rows_; ++r) split(offsets_[r], x, element[r]);
         V result[kPlanarChannels];
         for (int c = 0; c < kPlanarChannels; ++c) {
-          result[c] = Combined<R, DA>([&](auto& combination) {
+          result[c] = Combined<Op::vector_combine, DA>([&](auto& combination) {
             V acc = combination.first(da, element[0][0][c]);
             for (int j = 1; j < kWindow; ++j) acc = combination.step(acc, element[0][j][c]);
             for (std::int64_t r = 1; r < rows_; ++r)
@@ -574,17 +580,12 @@ void ReduceWindowsTyped(const WindowReduceCall& call) {
 
 template <class T>
 void ReduceWindowsOf(const WindowReduceCall& call) {
-  switch (call.reduction) {
-    case Reduction::sum:
-    case Reduction::mean: return ReduceWindowsTyped<Reduction::sum, T>(call);  // a mean divides by call.divisor
-    case Reduction::prod:  // floating only (the schedule's choice): 64-bit integer lanes cannot multiply
-      if constexpr (std::is_floating_point_v<T> || is_half_v<T>) ReduceWindowsTyped<Reduction::prod, T>(call);
-      return;
-    case Reduction::min: return ReduceWindowsTyped<Reduction::min, T>(call);
-    case Reduction::max: return ReduceWindowsTyped<Reduction::max, T>(call);
-    case Reduction::any: return ReduceWindowsTyped<Reduction::any, T>(call);
-    case Reduction::all: return ReduceWindowsTyped<Reduction::all, T>(call);
-  }
+  visit_reduction(call.reduction, [&](auto reduction) {
+    // A mean accumulates as a sum and divides by call.divisor. The schedule sends only the
+    // reductions these kernels run (window_kernel_runs_v: no integer products).
+    constexpr Reduction R = decltype(reduction)::value;
+    if constexpr (window_kernel_runs_v<R, T>) ReduceWindowsTyped<ReduceOp<R, T>::accumulates_as, T>(call);
+  });
 }
 
 void ReduceWindows(const WindowReduceCall& call) {

@@ -17,6 +17,7 @@
 
 #include "einops/detail/adapter_call.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"
 

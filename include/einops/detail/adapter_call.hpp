@@ -17,6 +17,7 @@
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 #include "einops/export.hpp"
 #include "einops/ops.hpp"
 #include "einops/plan.hpp"

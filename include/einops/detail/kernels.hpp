@@ -11,6 +11,7 @@
 
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
+#include "einops/reduction.hpp"
 #include "einops/export.hpp"
 
 namespace einops::detail {

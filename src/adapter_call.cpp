@@ -1,5 +1,5 @@
-// The non-template half of the adapters: borrowed views, calls planned before their result
-// exists, and the recipes for backends that bring their own ops.
+// The non-template half of the adapters: calls planned before their result exists, and the
+// recipes for backends that bring their own ops.
 #include "einops/detail/adapter_call.hpp"
 
 #include <algorithm>
@@ -18,11 +18,6 @@
 
 namespace einops::detail {
 namespace {
-
-const AnyTensor& empty_tensor() {
-  static const AnyTensor empty;
-  return empty;
-}
 
 std::string label_of(Operation operation, std::optional<std::string_view> reduction) {
   return operation == Operation::reduce && reduction ? std::string(*reduction) : std::string(operation_name(operation));
@@ -52,30 +47,6 @@ std::string result_mismatch(std::span<const std::int64_t> shape, DType actual, s
 }
 
 }  // namespace
-
-TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
-                 std::span<const std::int64_t> strides) {
-  TensorRef ref(empty_tensor());
-  ref.dtype = dtype;
-  ref.data = const_cast<void*>(data);  // results are written only through memory the caller made writable
-  ref.shape = shape;
-  ref.strides = strides;
-  ref.storage = nullptr;
-  return ref;
-}
-
-void BorrowedTensor::reject(std::size_t rank, std::size_t stride_count) {
-  if (stride_count != rank)
-    throw EinopsError("A tensor of rank " + std::to_string(rank) + " reported " + std::to_string(stride_count) +
-                      " strides: its tensor_traits are inconsistent");
-  throw EinopsError("A tensor of rank " + std::to_string(rank) + " has more than " + std::to_string(kMaxRank) +
-                    " dimensions, the most einops supports");
-}
-
-AnyTensor BorrowedTensor::alias() const {
-  return AnyTensor(dtype_, nullptr, const_cast<void*>(data_), Shape(shape().begin(), shape().end()),
-                   Shape(strides().begin(), strides().end()));
-}
 
 // ---- planned calls ----------------------------------------------------------------------------
 

@@ -1,10 +1,13 @@
 // The built-in executor: a plan run on borrowed memory. The operations (ops.cpp) and the adapter
 // calls (adapter_call.cpp) both end here, so a call reads parse -> plan -> execute -> kernel.
+// It also defines check_result_size and reduce_groups (einops/detail/reduce_with.hpp).
 #pragma once
 
-#include "einops/detail/adapter_call.hpp"
-#include "einops/ops.hpp"
+#include "einops/detail/reduce_with.hpp"
+#include "einops/detail/tensor_ref.hpp"
+#include "einops/dtype.hpp"
 #include "einops/plan.hpp"
+#include "einops/tensor.hpp"
 
 namespace einops::detail {
 

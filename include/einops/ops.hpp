@@ -17,7 +17,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "einops/detail/odometer.hpp"
+#include "einops/detail/reduce_with.hpp"
+#include "einops/detail/tensor_ref.hpp"
 #include "einops/dtype.hpp"
 #include "einops/reduction.hpp"
 #include "einops/export.hpp"
@@ -41,31 +42,6 @@ struct ReductionName {
 
 namespace detail {
 
-/// A borrowed tensor: what the core reads of an input or output, without copying its shape or
-/// touching its reference count (a call on a small tensor pays for neither).
-struct TensorRef {
-  DType dtype = DType::float32;
-  void* data = nullptr;
-  std::span<const std::int64_t> shape;
-  std::span<const std::int64_t> strides;
-  const std::shared_ptr<void>* storage = nullptr;  // null for caller memory (TensorView)
-
-  TensorRef(const AnyTensor& x)  // NOLINT(google-explicit-constructor)
-      : dtype(x.dtype()), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}
-  template <Element T>
-  TensorRef(const Tensor<T>& x)  // NOLINT(google-explicit-constructor)
-      : dtype(dtype_v<T>), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}
-  template <Element T>
-  TensorRef(const TensorView<T>& x)  // NOLINT(google-explicit-constructor)
-      : dtype(dtype_v<T>), data(const_cast<std::remove_const_t<T>*>(x.data())), shape(x.shape()), strides(x.strides()) {}
-  /// Caller memory described in place (the adapters, a list seen as one tensor).
-  TensorRef(DType type, void* memory, std::span<const std::int64_t> lengths, std::span<const std::int64_t> steps)
-      : dtype(type), data(memory), shape(lengths), strides(steps) {}
-
-  bool is_contiguous() const { return is_row_major_contiguous(shape, strides); }
-  std::int64_t size() const { return element_count(shape); }
-};
-
 EINOPS_API AnyTensor rearrange(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
 EINOPS_API AnyTensor rearrange(std::span<const AnyTensor> xs, const PatternRef& pattern, const AxisLengths& lengths);
 EINOPS_API AnyTensor repeat(const TensorRef& x, const PatternRef& pattern, const AxisLengths& lengths);
@@ -81,11 +57,6 @@ EINOPS_API void repeat_into(const TensorRef& x, const TensorRef& out, const Patt
 EINOPS_API void reduce_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern,
                             std::string_view reduction, const AxisLengths& lengths);
 EINOPS_API AnyTensor contiguous(const TensorRef& x);
-
-/// Throws EinopsError naming the call when the result of `plan` (elements of `element_size`
-/// bytes) would exceed the allocation limit (limits.hpp); called before allocating it.
-EINOPS_API void check_result_size(const Plan& plan, std::size_t element_size, std::span<const std::int64_t> input_shape,
-                                  const AxisLengths& lengths);
 
 /// How each accepted input type reaches the core and how a result comes back in the caller's
 /// element type. A list (std::vector) is stacked on a new leading axis, as einops does.
@@ -210,50 +181,6 @@ AnyTensor reduce(const X& x, const std::type_identity_t<reduce_pattern<given_len
 // ---- reduce with a user callable -------------------------------------------------------------
 
 namespace detail {
-
-/// Applies `f(std::span<const T>)` to each reduced group of `x` (elements in the input's order
-/// of the reduced axes), one output element per group.
-template <Element T, class F>
-auto reduce_with(const TensorView<T>& x, PatternRef pattern, F& f, const AxisLengths& lengths) {
-  using Value = std::remove_const_t<T>;
-  using Result = std::remove_cvref_t<std::invoke_result_t<F&, std::span<const Value>>>;
-  static_assert(Element<Result>, "a reduction callable must return an element type of einops::Tensor");
-  const auto plan = get_plan(Operation::reduce, std::nullopt, pattern, x.shape(), lengths);
-  check_result_size(*plan, sizeof(Result), x.shape(), lengths);
-  Tensor<Result> out(plan->output_shape);
-  const Shape out_strides(out.strides().begin(), out.strides().end());
-  // Output positions come from the merged walk; each group is gathered over the plan's reduced
-  // axes in input order (not merged: merging may reorder the reduced axes by stride).
-  Walk walk = make_walk(*plan, x.strides(), out_strides);
-  const std::array<std::int64_t, kMaxRank> axis_strides = input_axis_strides(*plan, x.strides());
-  walk.reduced_rank = 0;
-  for (int index : plan->reduced_axes)
-    walk.push_reduced(plan->input_axis_lengths[static_cast<std::size_t>(index)],
-                      axis_strides[static_cast<std::size_t>(index)]);
-  if (walk.output_count() == 0) return out;
-  std::vector<Value> group(static_cast<std::size_t>(walk.reduced_count()));
-  const auto reduce_at = [&](const Value* base, Result* target) {
-    std::size_t filled = 0;
-    if (!group.empty()) {
-      const int inner = walk.reduced_rank - 1;
-      for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
-                   [&](std::int64_t offset, std::int64_t) {
-                     const std::int64_t length = inner >= 0 ? walk.reduced_extent[inner] : 1;
-                     const std::int64_t step = inner >= 0 ? walk.reduced_stride[inner] : 0;
-                     for (std::int64_t i = 0; i < length; ++i) group[filled++] = base[offset + i * step];
-                   });
-    }
-    *target = f(std::span<const Value>(group.data(), filled));
-  };
-  const int last = walk.rank - 1;
-  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
-    const std::int64_t length = last >= 0 ? walk.extent[last] : 1;
-    for (std::int64_t i = 0; i < length; ++i)
-      reduce_at(x.data() + in_offset + (last >= 0 ? i * walk.in_stride[last] : 0),
-                out.data() + out_offset + (last >= 0 ? i * walk.out_stride[last] : 0));
-  });
-  return out;
-}
 
 template <class X>
 concept typed_input = requires(const X& x) { TensorView<typename X::value_type>(x); };

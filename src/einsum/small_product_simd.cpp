@@ -18,6 +18,7 @@
 #include "../kernels/parallel.hpp"
 #include "../kernels/prefetch.hpp"
 #include "../kernels/reduce_ops.hpp"
+#include "../kernels/simd_dispatch.hpp"
 #include "small_product.hpp"
 
 #include "../kernels/hwy_config.hpp"
@@ -380,9 +381,7 @@ void small_batched_product(DType type, const BatchedGemm& problem) {
   // C^T = B^T · A^T.
   const bool column_major = problem.c_layout.col_stride != 1 && problem.c_layout.row_stride == 1 && problem.m > 1;
   const BatchedGemm p = column_major ? transposed_product(problem) : problem;
-  // Choose the target before taking the table's address (as stream_kernel does).
-  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
-  if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
+  choose_simd_target();
   const auto kernel = &HWY_DYNAMIC_DISPATCH(SmallProductRange);
 
   // Multiply-adds per entry and in all, as doubles: no overflow for any shape.

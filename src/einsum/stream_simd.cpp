@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "../kernels/reduce_ops.hpp"
+#include "../kernels/simd_dispatch.hpp"
 #include "stream_schedule.hpp"
 
 #include "../kernels/hwy_config.hpp"
@@ -219,10 +220,7 @@ HWY_EXPORT(StreamDot);
 HWY_EXPORT(StreamLanes);
 
 StreamKernel stream_kernel(StreamMode mode) {
-  // Choose the target before taking the table's address: until then it names Highway's chooser,
-  // which asks the CPU on every call (as float_reduce_kernel does).
-  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
-  if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
+  choose_simd_target();
   return mode == StreamMode::dot ? &HWY_DYNAMIC_DISPATCH(StreamDot) : &HWY_DYNAMIC_DISPATCH(StreamLanes);
 }
 

@@ -1,5 +1,7 @@
 // copy_strided: permuted copy, broadcast copy and plain copy behind one entry point. The walk is
-// recast as tiles (copy_schedule.cpp) and run by the SIMD kernels (copy_simd.cpp).
+// recast as tiles (copy_schedule.cpp) and run by the SIMD kernels: the short-axis kernels
+// (short_axis_simd.cpp) for the schedules that move a few channels, the tile kernels
+// (copy_simd.cpp) for every other.
 #include "einops/detail/kernels.hpp"
 
 #include <atomic>
@@ -49,6 +51,14 @@ std::shared_ptr<const CopySchedule> schedule_for(const Walk& walk, std::size_t e
   return schedule;
 }
 
+/// Runs `schedule` with the kernels it names.
+void run_copy(const CopySchedule& schedule, const void* in, void* out) {
+  if (schedule.total == 0) return;
+  if (schedule.kernel == TileKernel::split_short_axis || schedule.kernel == TileKernel::merge_short_axis)
+    return execute_short_axis_copy(schedule, in, out);
+  execute_tile_copy(schedule, in, out);
+}
+
 constexpr std::size_t slot_of(std::size_t element_size) {
   return element_size == 1 ? 0 : element_size == 2 ? 1 : element_size == 4 ? 2 : 3;
 }
@@ -71,12 +81,12 @@ const CopySchedule& CopySchedules::get(const Walk& walk, std::size_t element_siz
 
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk,
                   const CopySchedules& schedules) {
-  execute_copy(schedules.get(walk, element_size), in, out);
+  run_copy(schedules.get(walk, element_size), in, out);
 }
 
 void copy_strided(std::size_t element_size, const void* in, void* out, const Walk& walk) {
   const std::shared_ptr<const CopySchedule> schedule = schedule_for(walk, element_size);
-  execute_copy(*schedule, in, out);
+  run_copy(*schedule, in, out);
 }
 
 void copy_layout(std::size_t element_size, std::span<const std::int64_t> shape, const void* in,

@@ -264,6 +264,68 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   return s;
 }
 
+TilePlace locate_tile(const CopySchedule& s, std::int64_t item, std::int64_t* row_in) {
+  const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
+  const Loop batch_loop = s.batched ? s.outer[s.outer_rank - 1] : Loop{};
+  const std::int64_t batch_blocks = s.batch_blocks, row_blocks = s.row_blocks, col_blocks = s.col_blocks;
+  // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups. Each
+  // division is skipped when its divisor is 1: a tiny copy is one item, and ten 64-bit
+  // divisions would cost more than its kernel.
+  const std::int64_t tile_blocks = row_blocks * col_blocks;
+  std::int64_t rest = item;
+  std::int64_t rb = 0, cb = 0;
+  if (tile_blocks > 1) {
+    rest = item / tile_blocks;
+    std::int64_t k = item % tile_blocks;
+    const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
+    const std::int64_t band = k / group_band;
+    k -= band * group_band;
+    const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
+    const std::int64_t group = k / (band_rows * s.group_cols);
+    k -= group * band_rows * s.group_cols;
+    const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
+    rb = band * s.group_rows + k / group_width;
+    cb = group * s.group_cols + k % group_width;
+  }
+  std::int64_t bb = 0;
+  if (batch_blocks > 1) {
+    bb = rest % batch_blocks;
+    rest /= batch_blocks;
+  }
+  std::int64_t in_offset = 0, out_offset = 0;
+  for (int i = loops - 1; i >= 0; --i) {
+    const std::int64_t index = rest % s.outer[i].extent;
+    rest /= s.outer[i].extent;
+    in_offset += index * s.outer[i].in_stride;
+    out_offset += index * s.outer[i].out_stride;
+  }
+  const std::int64_t b0 = bb * s.block_batch;
+  in_offset += b0 * batch_loop.in_stride;
+  out_offset += b0 * batch_loop.out_stride;
+  const std::int64_t r0 = rb * s.block_rows;
+  const std::int64_t c0 = cb * s.block_cols;
+  const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
+
+  // Input offsets of this block's rows. A fill reads one value per column: only its first
+  // row's offset is needed (and its rows may be more than the table holds).
+  tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
+  std::int64_t row_step = 0;  // the line-transposing kernel reads it
+  if (s.kernel == TileKernel::transpose && rows > 1) {
+    row_step = row_in[1] - row_in[0];
+    for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
+      if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
+  }
+
+  TilePlace place;
+  place.in_offset = in_offset + c0 * s.col_in_stride;
+  place.out_offset = out_offset + r0 * s.unit + c0 * s.col_out_stride;
+  place.rows = rows;
+  place.cols = std::min(s.block_cols, s.cols - c0);
+  place.batch = s.batched ? std::min(s.block_batch, batch_loop.extent - b0) : 1;
+  place.row_step = row_step;
+  return place;
+}
+
 std::string describe_copy_schedule(const CopySchedule& s) {
   const auto count = [](std::int64_t n) { return std::to_string(n); };
   const auto es = static_cast<std::int64_t>(s.element_size);

@@ -116,9 +116,24 @@ inline void tabulate_row_offsets(const CopySchedule& s, std::int64_t first, std:
 /// Builds the schedule of a copy over `walk` (merged or not) for elements of `element_size` bytes.
 CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size);
 
-/// Runs it (SIMD kernels chosen at run time for this CPU; threads above a size threshold).
-void execute_copy(const CopySchedule& schedule, const void* in, void* out);
-/// The same for the short-axis kernels (short_axis_simd.cpp); execute_copy calls it for them.
+/// Where one work item of a schedule lies, in elements from the start of the input and output.
+struct TilePlace {
+  std::int64_t in_offset = 0;   // its first batch entry: + row_in[r] + c * col_in_stride
+  std::int64_t out_offset = 0;  //                       + r * unit + c * col_out_stride
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t batch = 1;       // batch entries, along the batch loop when `batched`
+  std::int64_t row_step = 0;    // transposes: row_in[r] == row_in[0] + r * row_step for every r, or 0
+};
+
+/// Locates work item `item` of `s` (0 <= item < s.items) and writes its rows' input offsets to
+/// `row_in` (room for kMaxBlockRows). Independent of the instruction set: compiled once.
+TilePlace locate_tile(const CopySchedule& s, std::int64_t item, std::int64_t* row_in);
+
+/// Runs a schedule of tiles (copy_simd.cpp; SIMD kernels chosen at run time for this CPU, threads
+/// above a size threshold). copy.cpp routes each schedule to this or the next.
+void execute_tile_copy(const CopySchedule& schedule, const void* in, void* out);
+/// Runs a short-axis schedule (split_short_axis, merge_short_axis; short_axis_simd.cpp).
 void execute_short_axis_copy(const CopySchedule& schedule, const void* in, void* out);
 
 /// The kernel a schedule runs, in a few words (for `einops explain`).

@@ -1,5 +1,5 @@
-// Executes a CopySchedule: tile kernels compiled once per instruction set (Highway), chosen at
-// run time for this CPU, once per call. Short-axis schedules go to short_axis_simd.cpp.
+// Executes a CopySchedule of tiles: tile kernels compiled once per instruction set (Highway), chosen
+// at run time for this CPU, once per call. Short-axis schedules run in short_axis_simd.cpp.
 // Assumptions: strides in elements; elements move as opaque unsigned words of 1, 2, 4 or 8 bytes;
 // register transposes work on 128-bit blocks (R x R, R = 16 / element size) on every target;
 // where vectors are 512 bits, four blocks to a vector make whole output lines (see
@@ -14,6 +14,7 @@
 
 #include "copy_schedule.hpp"
 #include "einops/detail/platform.hpp"
+#include "element_words.hpp"
 #include "parallel.hpp"
 #include "prefetch.hpp"
 
@@ -560,73 +561,24 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     case TileKernel::transpose: kernel = &TransposeTile<Word>; break;
     case TileKernel::fill: kernel = &FillTile<Word>; break;
     case TileKernel::split_short_axis:
-    case TileKernel::merge_short_axis: return;  // not tiles: execute_copy hands them on
+    case TileKernel::merge_short_axis: return;  // not tiles: copy.cpp runs them in short_axis_simd.cpp
   }
-  const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
   const Loop batch_loop = s.batched ? s.outer[s.outer_rank - 1] : Loop{};
-  const std::int64_t batch_blocks = s.batch_blocks, row_blocks = s.row_blocks, col_blocks = s.col_blocks;
   const auto bytes = static_cast<std::int64_t>(sizeof(Word)) * s.total;
 
   // Where item `item` lies: fills `tile` (all but the kernel's prefetch fields) and `row_in`.
   auto locate = [&](std::int64_t item, Tile<Word>& tile, std::int64_t* row_in) {
-    // (rest, tile) = item / (row_blocks * col_blocks); the tile's blocks go in groups. Each
-    // division is skipped when its divisor is 1: a tiny copy is one item, and ten 64-bit
-    // divisions would cost more than its kernel.
-    const std::int64_t tile_blocks = row_blocks * col_blocks;
-    std::int64_t rest = item;
-    std::int64_t rb = 0, cb = 0;
-    if (tile_blocks > 1) {
-      rest = item / tile_blocks;
-      std::int64_t k = item % tile_blocks;
-      const std::int64_t group_band = s.group_rows * col_blocks;  // blocks in one band of groups
-      const std::int64_t band = k / group_band;
-      k -= band * group_band;
-      const std::int64_t band_rows = std::min(s.group_rows, row_blocks - band * s.group_rows);
-      const std::int64_t group = k / (band_rows * s.group_cols);
-      k -= group * band_rows * s.group_cols;
-      const std::int64_t group_width = std::min(s.group_cols, col_blocks - group * s.group_cols);
-      rb = band * s.group_rows + k / group_width;
-      cb = group * s.group_cols + k % group_width;
-    }
-    std::int64_t bb = 0;
-    if (batch_blocks > 1) {
-      bb = rest % batch_blocks;
-      rest /= batch_blocks;
-    }
-    std::int64_t in_offset = 0, out_offset = 0;
-    for (int i = loops - 1; i >= 0; --i) {
-      const std::int64_t index = rest % s.outer[i].extent;
-      rest /= s.outer[i].extent;
-      in_offset += index * s.outer[i].in_stride;
-      out_offset += index * s.outer[i].out_stride;
-    }
-    const std::int64_t b0 = bb * s.block_batch;
-    in_offset += b0 * batch_loop.in_stride;
-    out_offset += b0 * batch_loop.out_stride;
-    const std::int64_t r0 = rb * s.block_rows;
-    const std::int64_t c0 = cb * s.block_cols;
-    const std::int64_t rows = std::min(s.block_rows, s.rows - r0);
-
-    // Input offsets of this block's rows. A fill reads one value per column: only its first
-    // row's offset is needed (and its rows may be more than the table holds).
-    tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
-    std::int64_t row_step = 0;  // the line-transposing kernel reads it
-    if (s.kernel == TileKernel::transpose && rows > 1) {
-      row_step = row_in[1] - row_in[0];
-      for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
-        if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;
-    }
-
-    tile.in = in + in_offset + c0 * s.col_in_stride;
-    tile.out = out + out_offset + r0 * s.unit + c0 * s.col_out_stride;
+    const TilePlace place = locate_tile(s, item, row_in);
+    tile.in = in + place.in_offset;
+    tile.out = out + place.out_offset;
     tile.row_in = row_in;
-    tile.row_step = row_step;
-    tile.rows = rows;
-    tile.cols = std::min(s.block_cols, s.cols - c0);
+    tile.row_step = place.row_step;
+    tile.rows = place.rows;
+    tile.cols = place.cols;
     tile.unit = s.unit;
     tile.col_in = s.col_in_stride;
     tile.col_out = s.col_out_stride;
-    tile.batch = s.batched ? std::min(s.block_batch, batch_loop.extent - b0) : 1;
+    tile.batch = place.batch;
     tile.batch_in = batch_loop.in_stride;
     tile.batch_out = batch_loop.out_stride;
     tile.stream = s.stream;
@@ -656,13 +608,10 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
 }
 
 void ExecuteCopy(const CopySchedule& s, const void* in, void* out) {
-  switch (s.element_size) {
-    case 1: return Execute(s, static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out));
-    case 2: return Execute(s, static_cast<const std::uint16_t*>(in), static_cast<std::uint16_t*>(out));
-    case 4: return Execute(s, static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out));
-    case 8: return Execute(s, static_cast<const std::uint64_t*>(in), static_cast<std::uint64_t*>(out));
-    default: return;
-  }
+  with_element_word(s.element_size, [&](auto word) {
+    using Word = decltype(word);
+    Execute(s, static_cast<const Word*>(in), static_cast<Word*>(out));
+  });
 }
 
 }  // namespace einops::detail::HWY_NAMESPACE
@@ -673,10 +622,7 @@ namespace einops::detail {
 
 HWY_EXPORT(ExecuteCopy);
 
-void execute_copy(const CopySchedule& schedule, const void* in, void* out) {
-  if (schedule.total == 0) return;
-  if (schedule.kernel == TileKernel::split_short_axis || schedule.kernel == TileKernel::merge_short_axis)
-    return execute_short_axis_copy(schedule, in, out);
+void execute_tile_copy(const CopySchedule& schedule, const void* in, void* out) {
   HWY_DYNAMIC_DISPATCH(ExecuteCopy)(schedule, in, out);
 }
 

@@ -18,6 +18,7 @@
 #include "prefetch.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
+#include "simd_dispatch.hpp"
 
 #include "hwy_config.hpp"
 #undef HWY_TARGET_INCLUDE
@@ -411,11 +412,8 @@ HWY_EXPORT(ReduceFloatInner);
 HWY_EXPORT(ReduceFloatOuter);
 
 FloatReduceKernel float_reduce_kernel(ReduceMode mode) {
-  // HWY_DYNAMIC_DISPATCH names the function chosen for this CPU; its address is taken once per
-  // call and called once per output. Until a target is chosen, the table names Highway's
-  // chooser, which asks the CPU (cpuid, slow in a virtual machine) on every call: choose first.
-  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
-  if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
+  // The function chosen for this CPU: its address is taken once per call, called once per output.
+  choose_simd_target();
   return mode == ReduceMode::inner ? &HWY_DYNAMIC_DISPATCH(ReduceFloatInner) : &HWY_DYNAMIC_DISPATCH(ReduceFloatOuter);
 }
 

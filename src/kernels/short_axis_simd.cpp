@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "copy_schedule.hpp"
+#include "element_words.hpp"
 #include "parallel.hpp"
 
 #include "hwy_config.hpp"
@@ -265,13 +266,10 @@ void ExecuteShortAxis(const CopySchedule& s, const Word* in, Word* out) {
 }
 
 void ExecuteShortAxisCopy(const CopySchedule& s, const void* in, void* out) {
-  switch (s.element_size) {
-    case 1: return ExecuteShortAxis(s, static_cast<const std::uint8_t*>(in), static_cast<std::uint8_t*>(out));
-    case 2: return ExecuteShortAxis(s, static_cast<const std::uint16_t*>(in), static_cast<std::uint16_t*>(out));
-    case 4: return ExecuteShortAxis(s, static_cast<const std::uint32_t*>(in), static_cast<std::uint32_t*>(out));
-    case 8: return ExecuteShortAxis(s, static_cast<const std::uint64_t*>(in), static_cast<std::uint64_t*>(out));
-    default: return;
-  }
+  with_element_word(s.element_size, [&](auto word) {
+    using Word = decltype(word);
+    ExecuteShortAxis(s, static_cast<const Word*>(in), static_cast<Word*>(out));
+  });
 }
 
 }  // namespace einops::detail::HWY_NAMESPACE

@@ -25,6 +25,7 @@
 #include "prefetch.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
+#include "simd_dispatch.hpp"
 
 #include "hwy_config.hpp"
 #undef HWY_TARGET_INCLUDE
@@ -601,10 +602,7 @@ namespace einops::detail {
 HWY_EXPORT(ReduceWindows);
 
 WindowReduceKernel window_reduce_kernel() {
-  // Choose the target first, as float_reduce_kernel does (Highway's chooser asks the CPU on
-  // every call until then).
-  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
-  if (chosen.GetIndex() == 0) chosen.Update(hwy::SupportedTargets());
+  choose_simd_target();
   return &HWY_DYNAMIC_DISPATCH(ReduceWindows);
 }
 

@@ -34,8 +34,8 @@ Target copy_to_typed(const Source& x) {
   static_assert(makes_results<Target, T, rank> &&
                     std::is_same_v<decltype(tensor_traits<Target>::template make<T, rank>(std::declval<std::span<const std::int64_t>>())), Target>,
                 "einops::copy_to: tensor_traits<Target>::make<value_type, rank> must make a Target");
-  const BorrowedTensor memory = borrow(x);
-  return result_from<Target, T, rank>(memory.alias(), "copy_to", "");
+  const TensorRefWithExtents memory = borrow(x);
+  return result_from<Target, T, rank>(alias(memory), "copy_to", "");
 }
 
 }  // namespace detail
@@ -49,8 +49,8 @@ Target copy_to(const Source& x) {
   if constexpr (detail::runtime_typed_memory<Target>) {
     static_assert(detail::makes_runtime_results<Target>,
                   "einops::copy_to: tensor_traits<Target>::make(einops::DType, shape) must make a Target");
-    const detail::BorrowedTensor memory = detail::borrow(x);
-    return Target(detail::runtime_result_from<Target, dynamic_rank>(memory.alias(), std::nullopt, "copy_to", ""));
+    const detail::TensorRefWithExtents memory = detail::borrow(x);
+    return Target(detail::runtime_result_from<Target, dynamic_rank>(detail::alias(memory), std::nullopt, "copy_to", ""));
   } else {
     return detail::copy_to_typed<Target>(x);
   }

@@ -76,7 +76,7 @@ auto run_einsum(const Args&... args) {
   using Family = typename first_adapted<std::remove_cvref_t<Args>...>::type;
   if constexpr (StridedTensor<Family>) {
     const auto operands = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::array<AnyTensor, count>{borrow(std::get<I>(arguments)).alias()...};
+      return std::array<AnyTensor, count>{alias(borrow(std::get<I>(arguments)))...};
     }(std::make_index_sequence<count>{});
     const AnyTensor y = einsum(std::span<const AnyTensor>(operands), pattern);
     return family_result_from<Family, Rank>(y, "einsum", pattern);

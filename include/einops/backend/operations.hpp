@@ -115,24 +115,24 @@ auto reduce(const X& x, const detail::adapted_pattern<Operation::reduce, X, M>& 
 template <detail::strided_single X, class Out>
   requires(AdaptedTensor<X> || AdaptedTensor<std::remove_cvref_t<Out>>) && detail::strided_single<std::remove_cvref_t<Out>>
 void rearrange_into(const X& x, Out&& out, const rearrange_pattern<>& pattern, const AxisLengths& lengths = {}) {
-  const detail::BorrowedTensor in = detail::borrow(x);
-  const detail::BorrowedTensor target = detail::borrow_writable(out);
-  detail::rearrange_into(in.ref(), target.ref(), pattern.ref(), lengths);
+  const detail::TensorRefWithExtents in = detail::borrow(x);
+  const detail::TensorRefWithExtents target = detail::borrow_writable(out);
+  detail::rearrange_into(in, target, pattern.ref(), lengths);
 }
 template <detail::strided_single X, class Out>
   requires(AdaptedTensor<X> || AdaptedTensor<std::remove_cvref_t<Out>>) && detail::strided_single<std::remove_cvref_t<Out>>
 void repeat_into(const X& x, Out&& out, const repeat_pattern<>& pattern, const AxisLengths& lengths = {}) {
-  const detail::BorrowedTensor in = detail::borrow(x);
-  const detail::BorrowedTensor target = detail::borrow_writable(out);
-  detail::repeat_into(in.ref(), target.ref(), pattern.ref(), lengths);
+  const detail::TensorRefWithExtents in = detail::borrow(x);
+  const detail::TensorRefWithExtents target = detail::borrow_writable(out);
+  detail::repeat_into(in, target, pattern.ref(), lengths);
 }
 template <detail::strided_single X, class Out>
   requires(AdaptedTensor<X> || AdaptedTensor<std::remove_cvref_t<Out>>) && detail::strided_single<std::remove_cvref_t<Out>>
 void reduce_into(const X& x, Out&& out, const reduce_pattern<>& pattern, ReductionName reduction,
                  const AxisLengths& lengths = {}) {
-  const detail::BorrowedTensor in = detail::borrow(x);
-  const detail::BorrowedTensor target = detail::borrow_writable(out);
-  detail::reduce_into(in.ref(), target.ref(), pattern.ref(), reduction.name, lengths);
+  const detail::TensorRefWithExtents in = detail::borrow(x);
+  const detail::TensorRefWithExtents target = detail::borrow_writable(out);
+  detail::reduce_into(in, target, pattern.ref(), reduction.name, lengths);
 }
 
 }  // namespace einops

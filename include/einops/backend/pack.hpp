@@ -53,8 +53,8 @@ auto run_pack(const std::vector<X>& xs, std::string_view pattern) {
 template <std::size_t Rank, class X>
 auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::string_view pattern) {
   if constexpr (StridedTensor<X>) {
-    const BorrowedTensor memory = borrow(packed);
-    const std::vector<AnyTensor> parts = unpack(memory.alias(), packed_shapes, pattern);
+    const TensorRefWithExtents memory = borrow(packed);
+    const std::vector<AnyTensor> parts = unpack(alias(memory), packed_shapes, pattern);
     using Part = decltype(family_result_from<X, Rank>(parts.front(), "unpack", pattern));
     std::vector<Part> typed;
     typed.reserve(parts.size());

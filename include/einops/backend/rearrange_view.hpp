@@ -25,8 +25,8 @@ using view_element_t = std::remove_pointer_t<decltype(tensor_traits<std::remove_
 
 template <class X>
 TensorView<view_element_t<X>> adapted_rearrange_view(X& x, const PatternRef& pattern, const AxisLengths& lengths) {
-  const BorrowedTensor in = borrow(x);
-  ViewLayout layout = rearrange_view_layout(in.shape(), in.strides(), pattern, lengths);
+  const TensorRefWithExtents in = borrow(x);
+  ViewLayout layout = rearrange_view_layout(in.shape, in.strides, pattern, lengths);
   return TensorView<view_element_t<X>>(tensor_traits<std::remove_cvref_t<X>>::data(x), std::move(layout.shape),
                                        std::move(layout.strides));
 }

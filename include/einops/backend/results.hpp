@@ -19,25 +19,25 @@ namespace einops {
 namespace detail {
 
 template <class X>
-BorrowedTensor borrow(const X& x) {
+TensorRefWithExtents borrow(const X& x) {
   if constexpr (TensorInput<X>) {
     const TensorRef ref = input_traits<X>::single(x);
-    return BorrowedTensor(ref.dtype, ref.data, ref.shape, ref.strides);
+    return TensorRefWithExtents(ref.dtype, ref.data, ref.shape, ref.strides);
   } else {
-    return BorrowedTensor(strided_dtype(x), tensor_traits<X>::data(x), tensor_traits<X>::shape(x),
-                          tensor_traits<X>::strides(x));
+    return TensorRefWithExtents(strided_dtype(x), tensor_traits<X>::data(x), tensor_traits<X>::shape(x),
+                                tensor_traits<X>::strides(x));
   }
 }
 
 /// Writable memory of `x` (a result just made, or the output of a *_into call).
 template <class X>
-BorrowedTensor borrow_writable(X& x) {
+TensorRefWithExtents borrow_writable(X& x) {
   if constexpr (TensorInput<std::remove_const_t<X>>) {
     return borrow(x);
   } else {
     using Traits = tensor_traits<std::remove_const_t<X>>;
     static_assert(WritableTensor<X>, "einops: this tensor's memory is read-only (tensor_traits<X>::data gives a const pointer)");
-    return BorrowedTensor(strided_dtype(x), Traits::data(x), Traits::shape(x), Traits::strides(x));
+    return TensorRefWithExtents(strided_dtype(x), Traits::data(x), Traits::shape(x), Traits::strides(x));
   }
 }
 
@@ -85,7 +85,7 @@ auto result_from(const AnyTensor& y, std::string_view operation, std::string_vie
     return y.as<U>();
   } else {
     auto result = make_result<X, U, Rank>(y.shape());
-    copy_into(y, borrow_writable(result).ref());
+    copy_into(y, borrow_writable(result));
     return result;
   }
 }
@@ -95,14 +95,14 @@ auto result_from(const AnyTensor& y, std::string_view operation, std::string_vie
 /// keeps rank 1 as n x 1, and `h w 1` as a single-channel matrix `h w`): that result must then
 /// be row-major contiguous, and is written in row-major order.
 template <class X>
-BorrowedTensor result_memory(X& result, std::span<const std::int64_t> shape) {
-  const BorrowedTensor memory = borrow_writable(result);
-  if (std::ranges::equal(memory.shape(), shape)) return memory;
-  if (!is_row_major_contiguous(memory.shape(), memory.strides()) || element_count(memory.shape()) != element_count(shape))
-    throw EinopsError("einops: tensor_traits::make gave a result of shape " + format_shape(memory.shape()) +
+TensorRefWithExtents result_memory(X& result, std::span<const std::int64_t> shape) {
+  const TensorRefWithExtents memory = borrow_writable(result);
+  if (std::ranges::equal(memory.shape, shape)) return memory;
+  if (!is_row_major_contiguous(memory.shape, memory.strides) || element_count(memory.shape) != element_count(shape))
+    throw EinopsError("einops: tensor_traits::make gave a result of shape " + format_shape(memory.shape) +
                       " for a result of shape " + format_shape(shape) +
                       "; a result of another shape must be row-major contiguous with as many elements");
-  return BorrowedTensor(memory.dtype(), memory.data(), shape, row_major_strides(shape));
+  return TensorRefWithExtents(memory.dtype, memory.data, shape, row_major_strides(shape));
 }
 
 /// A new result of X's family, whose element type is known at run time: `make(dtype, shape)`.
@@ -130,7 +130,7 @@ auto runtime_result_from(const AnyTensor& y, std::optional<DType> requested, std
     return y;
   } else {
     auto result = make_runtime_result<X>(y.dtype(), y.shape(), operation, pattern);
-    copy_into(y, result_memory(result, y.shape()).ref());
+    copy_into(y, result_memory(result, y.shape()));
     return result;
   }
 }

@@ -97,14 +97,14 @@ auto run_runtime_typed(std::optional<std::string_view> reduction, const X& x, Pa
     const AnyTensor y = run_strided_list<Op>(x, reduction, pattern, lengths);
     return runtime_result_from<Tensor, Rank>(y, requested, label, pattern.text);
   } else {
-    const BorrowedTensor in = borrow(x);
-    const PlannedCall call(Op, reduction, in.ref(), pattern, lengths);
+    const TensorRefWithExtents in = borrow(x);
+    const PlannedCall call(Op, reduction, in, pattern, lengths);
     call.expect_result(Rank, requested.value_or(call.output_dtype()), Rank != dynamic_rank ? kAskForRank : kAskForElement);
     if constexpr (!makes_runtime_results<Tensor>) {
       return call.result();
     } else {
       auto result = make_runtime_result<Tensor>(call.output_dtype(), call.output_shape(), label, pattern.text);
-      call.write_into(result_memory(result, call.output_shape()).ref());
+      call.write_into(result_memory(result, call.output_shape()));
       return result;
     }
   }
@@ -151,8 +151,8 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
       if constexpr (any_result) return y;
       else return result_from<Tensor, Element, Rank>(y, label, pattern.text);
     } else {
-      const BorrowedTensor in = borrow(x);
-      const PlannedCall call(Op, reduction, in.ref(), pattern, lengths);
+      const TensorRefWithExtents in = borrow(x);
+      const PlannedCall call(Op, reduction, in, pattern, lengths);
       if constexpr (any_result) {
         return call.result();  // as for the built-in tensor: a view of x when no element moves
       } else {
@@ -161,7 +161,7 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
           return call.result().template as<Element>();
         } else {
           auto result = make_result<Tensor, Element, Rank>(call.output_shape());
-          call.write_into(borrow_writable(result).ref());
+          call.write_into(borrow_writable(result));
           return result;
         }
       }

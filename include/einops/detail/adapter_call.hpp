@@ -1,11 +1,10 @@
-// The non-template half of the adapters (backend.hpp): a tensor of any library borrowed as a
-// strided view, an operation planned before its result exists (so that the adapter can allocate
-// the result in its own type), and the recipe that drives a library's own ops.
+// The non-template half of the adapters (backend.hpp): an operation planned before its result
+// exists (so that the adapter can allocate the result in its own type), and the recipe that drives
+// a library's own ops. Adapters borrow memory as a TensorRef (tensor_ref.hpp).
 //
 // Definitions live in src/adapter_call.cpp; the templates in backend.hpp only convert types.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,11 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "einops/detail/walk.hpp"
+#include "einops/detail/tensor_ref.hpp"
 #include "einops/dtype.hpp"
 #include "einops/reduction.hpp"
 #include "einops/export.hpp"
-#include "einops/ops.hpp"
 #include "einops/plan.hpp"
 #include "einops/tensor.hpp"
 
@@ -29,43 +27,6 @@ namespace einops {
 inline constexpr std::size_t dynamic_rank = static_cast<std::size_t>(-1);
 
 namespace detail {
-
-/// A TensorRef over caller memory: no storage to keep alive.
-EINOPS_API TensorRef borrow(DType dtype, const void* data, std::span<const std::int64_t> shape,
-                            std::span<const std::int64_t> strides);
-
-/// A tensor of another library seen as a built-in strided view: its shape and strides copied
-/// into fixed arrays (other libraries store neither as int64), its memory borrowed, not copied.
-class BorrowedTensor {
- public:
-  template <class ShapeRange, class StrideRange>
-  BorrowedTensor(DType dtype, const void* data, const ShapeRange& shape, const StrideRange& strides)
-      : dtype_(dtype), data_(data) {
-    rank_ = static_cast<std::size_t>(std::size(shape));
-    if (rank_ > shape_.size() || static_cast<std::size_t>(std::size(strides)) != rank_) reject(rank_, std::size(strides));
-    std::size_t i = 0;
-    for (const auto length : shape) shape_[i++] = static_cast<std::int64_t>(length);
-    i = 0;
-    for (const auto stride : strides) strides_[i++] = static_cast<std::int64_t>(stride);
-  }
-
-  std::span<const std::int64_t> shape() const { return {shape_.data(), rank_}; }
-  std::span<const std::int64_t> strides() const { return {strides_.data(), rank_}; }
-  DType dtype() const { return dtype_; }
-  const void* data() const { return data_; }
-  TensorRef ref() const { return borrow(dtype_, data_, shape(), strides()); }
-  /// The same memory as a built-in AnyTensor (aliasing, no copy).
-  EINOPS_API AnyTensor alias() const;
-
- private:
-  [[noreturn]] EINOPS_API static void reject(std::size_t rank, std::size_t stride_count);
-
-  DType dtype_;
-  const void* data_;
-  std::size_t rank_ = 0;
-  std::array<std::int64_t, kMaxRank> shape_{};
-  std::array<std::int64_t, kMaxRank> strides_{};
-};
 
 /// rearrange, reduce or repeat of one input, planned (every einops check done) before the result
 /// exists: the adapter reads the result's shape and dtype, allocates it in its own type, and

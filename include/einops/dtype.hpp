@@ -28,19 +28,60 @@ enum class DType : std::uint8_t {
 
 template <class T>
 struct dtype_of;  // undefined for unsupported element types
-template <> struct dtype_of<bool> { static constexpr DType value = DType::boolean; };
-template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::int8; };
-template <> struct dtype_of<std::int16_t> { static constexpr DType value = DType::int16; };
-template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::int32; };
-template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::int64; };
-template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::uint8; };
-template <> struct dtype_of<std::uint16_t> { static constexpr DType value = DType::uint16; };
-template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::uint32; };
-template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::uint64; };
-template <> struct dtype_of<float> { static constexpr DType value = DType::float32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::float64; };
-template <> struct dtype_of<float16> { static constexpr DType value = DType::float16; };
-template <> struct dtype_of<bfloat16> { static constexpr DType value = DType::bfloat16; };
+// clang-format off: one line per element type reads as a table
+template <>
+struct dtype_of<bool> {
+  static constexpr DType value = DType::boolean;
+};
+template <>
+struct dtype_of<std::int8_t> {
+  static constexpr DType value = DType::int8;
+};
+template <>
+struct dtype_of<std::int16_t> {
+  static constexpr DType value = DType::int16;
+};
+template <>
+struct dtype_of<std::int32_t> {
+  static constexpr DType value = DType::int32;
+};
+template <>
+struct dtype_of<std::int64_t> {
+  static constexpr DType value = DType::int64;
+};
+template <>
+struct dtype_of<std::uint8_t> {
+  static constexpr DType value = DType::uint8;
+};
+template <>
+struct dtype_of<std::uint16_t> {
+  static constexpr DType value = DType::uint16;
+};
+template <>
+struct dtype_of<std::uint32_t> {
+  static constexpr DType value = DType::uint32;
+};
+template <>
+struct dtype_of<std::uint64_t> {
+  static constexpr DType value = DType::uint64;
+};
+template <>
+struct dtype_of<float> {
+  static constexpr DType value = DType::float32;
+};
+template <>
+struct dtype_of<double> {
+  static constexpr DType value = DType::float64;
+};
+template <>
+struct dtype_of<float16> {
+  static constexpr DType value = DType::float16;
+};
+template <>
+struct dtype_of<bfloat16> {
+  static constexpr DType value = DType::bfloat16;
+};
+// clang-format on
 
 template <class T>
 inline constexpr DType dtype_v = dtype_of<std::remove_cv_t<T>>::value;
@@ -94,20 +135,60 @@ constexpr std::string_view dtype_name(DType type) {
   return "?";
 }
 
-template <DType D> struct element_of;
-template <> struct element_of<DType::boolean> { using type = bool; };
-template <> struct element_of<DType::int8> { using type = std::int8_t; };
-template <> struct element_of<DType::int16> { using type = std::int16_t; };
-template <> struct element_of<DType::int32> { using type = std::int32_t; };
-template <> struct element_of<DType::int64> { using type = std::int64_t; };
-template <> struct element_of<DType::uint8> { using type = std::uint8_t; };
-template <> struct element_of<DType::uint16> { using type = std::uint16_t; };
-template <> struct element_of<DType::uint32> { using type = std::uint32_t; };
-template <> struct element_of<DType::uint64> { using type = std::uint64_t; };
-template <> struct element_of<DType::float32> { using type = float; };
-template <> struct element_of<DType::float64> { using type = double; };
-template <> struct element_of<DType::float16> { using type = float16; };
-template <> struct element_of<DType::bfloat16> { using type = bfloat16; };
+template <DType D>
+struct element_of;
+template <>
+struct element_of<DType::boolean> {
+  using type = bool;
+};
+template <>
+struct element_of<DType::int8> {
+  using type = std::int8_t;
+};
+template <>
+struct element_of<DType::int16> {
+  using type = std::int16_t;
+};
+template <>
+struct element_of<DType::int32> {
+  using type = std::int32_t;
+};
+template <>
+struct element_of<DType::int64> {
+  using type = std::int64_t;
+};
+template <>
+struct element_of<DType::uint8> {
+  using type = std::uint8_t;
+};
+template <>
+struct element_of<DType::uint16> {
+  using type = std::uint16_t;
+};
+template <>
+struct element_of<DType::uint32> {
+  using type = std::uint32_t;
+};
+template <>
+struct element_of<DType::uint64> {
+  using type = std::uint64_t;
+};
+template <>
+struct element_of<DType::float32> {
+  using type = float;
+};
+template <>
+struct element_of<DType::float64> {
+  using type = double;
+};
+template <>
+struct element_of<DType::float16> {
+  using type = float16;
+};
+template <>
+struct element_of<DType::bfloat16> {
+  using type = bfloat16;
+};
 
 /// Calls `f(T{})` with the C++ element type of `type`: one switch, used wherever a run-time
 /// dtype picks a template instantiation.

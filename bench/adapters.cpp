@@ -37,14 +37,17 @@ const Eigen::Tensor<float, 4, Layout>& eigen_input() {
 template <xt::layout_type Layout>
 const xt::xtensor<float, 4, Layout>& xtensor_input() {
   static const xt::xtensor<float, 4, Layout> x = [] {
-    auto t = xt::xtensor<float, 4, Layout>::from_shape({std::size_t{kB}, std::size_t{kC}, std::size_t{kH}, std::size_t{kW}});
+    auto t =
+        xt::xtensor<float, 4, Layout>::from_shape({std::size_t{kB}, std::size_t{kC}, std::size_t{kH}, std::size_t{kW}});
     for (std::size_t i = 0; i < kCount; ++i) t.data()[i] = static_cast<float>(i % 1009) * 0.25F;
     return t;
   }();
   return x;
 }
 
-void set_bytes(benchmark::State& state) { state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBytes)); }
+void set_bytes(benchmark::State& state) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBytes));
+}
 
 /// One thread for einops unless `threads` (the default pool); restored afterwards.
 struct EinopsThreads {
@@ -106,18 +109,54 @@ void eigen_sum(benchmark::State& state) {
   set_bytes(state);
 }
 
-BENCHMARK(eigen_einops_permute<Eigen::ColMajor, false>)->Name("eigen_colmajor/permute/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_permute<Eigen::ColMajor, true>)->Name("eigen_colmajor/permute/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_shuffle<Eigen::ColMajor>)->Name("eigen_colmajor/permute/eigen_shuffle")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_permute<Eigen::RowMajor, false>)->Name("eigen_rowmajor/permute/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_permute<Eigen::RowMajor, true>)->Name("eigen_rowmajor/permute/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_shuffle<Eigen::RowMajor>)->Name("eigen_rowmajor/permute/eigen_shuffle")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::ColMajor, false>)->Name("eigen_colmajor/sum/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::ColMajor, true>)->Name("eigen_colmajor/sum/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_sum<Eigen::ColMajor>)->Name("eigen_colmajor/sum/eigen_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::RowMajor, false>)->Name("eigen_rowmajor/sum/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::RowMajor, true>)->Name("eigen_rowmajor/sum/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(eigen_sum<Eigen::RowMajor>)->Name("eigen_rowmajor/sum/eigen_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(eigen_einops_permute<Eigen::ColMajor, false>)
+    ->Name("eigen_colmajor/permute/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_permute<Eigen::ColMajor, true>)
+    ->Name("eigen_colmajor/permute/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_shuffle<Eigen::ColMajor>)
+    ->Name("eigen_colmajor/permute/eigen_shuffle")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_permute<Eigen::RowMajor, false>)
+    ->Name("eigen_rowmajor/permute/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_permute<Eigen::RowMajor, true>)
+    ->Name("eigen_rowmajor/permute/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_shuffle<Eigen::RowMajor>)
+    ->Name("eigen_rowmajor/permute/eigen_shuffle")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_sum<Eigen::ColMajor, false>)
+    ->Name("eigen_colmajor/sum/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_sum<Eigen::ColMajor, true>)
+    ->Name("eigen_colmajor/sum/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_sum<Eigen::ColMajor>)
+    ->Name("eigen_colmajor/sum/eigen_sum")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_sum<Eigen::RowMajor, false>)
+    ->Name("eigen_rowmajor/sum/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_einops_sum<Eigen::RowMajor, true>)
+    ->Name("eigen_rowmajor/sum/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(eigen_sum<Eigen::RowMajor>)
+    ->Name("eigen_rowmajor/sum/eigen_sum")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // ---- xtensor -------------------------------------------------------------------------------------
 
@@ -162,15 +201,39 @@ void xtensor_sum(benchmark::State& state) {
 
 constexpr auto kRow = xt::layout_type::row_major;
 constexpr auto kCol = xt::layout_type::column_major;
-BENCHMARK(xtensor_einops_permute<kRow, false>)->Name("xtensor_row_major/permute/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_permute<kRow, true>)->Name("xtensor_row_major/permute/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_transpose<kRow>)->Name("xtensor_row_major/permute/xt_transpose")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_permute<kCol, false>)->Name("xtensor_column_major/permute/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_transpose<kCol>)->Name("xtensor_column_major/permute/xt_transpose")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kRow, false>)->Name("xtensor_row_major/sum/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kRow, true>)->Name("xtensor_row_major/sum/einops_threads")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(xtensor_einops_permute<kRow, false>)
+    ->Name("xtensor_row_major/permute/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_einops_permute<kRow, true>)
+    ->Name("xtensor_row_major/permute/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_transpose<kRow>)
+    ->Name("xtensor_row_major/permute/xt_transpose")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_einops_permute<kCol, false>)
+    ->Name("xtensor_column_major/permute/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_transpose<kCol>)
+    ->Name("xtensor_column_major/permute/xt_transpose")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_einops_sum<kRow, false>)
+    ->Name("xtensor_row_major/sum/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(xtensor_einops_sum<kRow, true>)
+    ->Name("xtensor_row_major/sum/einops_threads")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(xtensor_sum<kRow>)->Name("xtensor_row_major/sum/xt_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kCol, false>)->Name("xtensor_column_major/sum/einops")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(xtensor_einops_sum<kCol, false>)
+    ->Name("xtensor_column_major/sum/einops")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(xtensor_sum<kCol>)->Name("xtensor_column_major/sum/xt_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

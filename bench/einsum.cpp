@@ -137,7 +137,9 @@ void BM_stream(benchmark::State& state, StreamMode mode, std::string pattern, ei
 #ifdef EINOPS_BENCH_TORCH
   std::unique_ptr<bench::TorchEinsum> torch;
   if (mode == StreamMode::torch) {
-    const auto dims = [](const einops::Tensor<T>& t) { return std::vector<std::int64_t>(t.shape().begin(), t.shape().end()); };
+    const auto dims = [](const einops::Tensor<T>& t) {
+      return std::vector<std::int64_t>(t.shape().begin(), t.shape().end());
+    };
     torch = std::make_unique<bench::TorchEinsum>(pattern, sizeof(T) == sizeof(double), a.data(), dims(a), b.data(),
                                                  dims(b), einops::get_num_threads());
     torch->run();
@@ -223,8 +225,8 @@ void register_streaming() {
       for (const auto& [mode_name, mode] : modes) {
         const StreamMode reference_mode = row.elementwise && mode == StreamMode::read_pass ? StreamMode::copy : mode;
         const std::string name = prefix + (reference_mode == StreamMode::copy ? "copy" : mode_name);
-        auto* bench = single ? benchmark::RegisterBenchmark(name.c_str(), BM_stream<float>, reference_mode,
-                                                            row.pattern, row.a, row.b)
+        auto* bench = single ? benchmark::RegisterBenchmark(name.c_str(), BM_stream<float>, reference_mode, row.pattern,
+                                                            row.a, row.b)
                              : benchmark::RegisterBenchmark(name.c_str(), BM_stream<double>, reference_mode,
                                                             row.pattern, row.a, row.b);
         bench->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -235,8 +237,10 @@ void register_streaming() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::pair<const char*, Mode> modes[] = {
-      {"einsum", Mode::einsum}, {"cblas_alloc", Mode::cblas_alloc}, {"einsum_into", Mode::einsum_into}, {"cblas", Mode::cblas}};
+  const std::pair<const char*, Mode> modes[] = {{"einsum", Mode::einsum},
+                                                {"cblas_alloc", Mode::cblas_alloc},
+                                                {"einsum_into", Mode::einsum_into},
+                                                {"cblas", Mode::cblas}};
   for (const auto& [name, mode] : modes) {
     // The shape, then batches of small products (the portable loops below 8x8x8, then BLAS).
     benchmark::RegisterBenchmark((std::string("batched_matmul/") + name).c_str(), BM_batched_matmul, mode)

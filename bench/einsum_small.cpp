@@ -65,8 +65,8 @@ std::uint64_t read_pass(const void* data, std::size_t bytes) {
 }
 
 /// The batched product of one call, as the matrix route sees it (row-major operands).
-einops::detail::einsum::BatchedGemm problem_of(Kind kind, std::int64_t q, std::int64_t d, const void* x,
-                                               const void* y, void* out) {
+einops::detail::einsum::BatchedGemm problem_of(Kind kind, std::int64_t q, std::int64_t d, const void* x, const void* y,
+                                               void* out) {
   einops::detail::einsum::BatchedGemm p;
   p.a = x;
   p.b = y;
@@ -90,7 +90,8 @@ einops::detail::einsum::BatchedGemm problem_of(Kind kind, std::int64_t q, std::i
 template <class T>
 void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std::int64_t d) {
   const std::string_view pattern = kind == Kind::scores ? "b h q d, b h k d -> b h q k" : "b h q k, b h k d -> b h q d";
-  const auto x = filled<T>(kind == Kind::scores ? einops::Shape{kBatch, kHeads, q, d} : einops::Shape{kBatch, kHeads, q, q}, 0.01);
+  const auto x =
+      filled<T>(kind == Kind::scores ? einops::Shape{kBatch, kHeads, q, d} : einops::Shape{kBatch, kHeads, q, q}, 0.01);
   const auto y = filled<T>({kBatch, kHeads, q, d}, 0.02);
   einops::Tensor<T> out = einops::einsum(x, y, pattern);
   const auto input_bytes = static_cast<std::size_t>(x.size() + y.size()) * sizeof(T);
@@ -106,7 +107,9 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
 #ifdef EINOPS_BENCH_TORCH
   std::unique_ptr<TorchEinsum> torch;
   if (mode == Mode::torch) {
-    const auto dims = [](const einops::Tensor<T>& t) { return std::vector<std::int64_t>(t.shape().begin(), t.shape().end()); };
+    const auto dims = [](const einops::Tensor<T>& t) {
+      return std::vector<std::int64_t>(t.shape().begin(), t.shape().end());
+    };
     torch = std::make_unique<TorchEinsum>(pattern, sizeof(T) == sizeof(double), x.data(), dims(x), y.data(), dims(y),
                                           einops::get_num_threads());
     torch->run();
@@ -114,7 +117,8 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
     const double tolerance = sizeof(T) == sizeof(double) ? 1e-9 : 1e-3;
     bool equal = expected.size() == static_cast<std::size_t>(out.size());
     for (std::size_t i = 0; equal && i < expected.size(); ++i)
-      equal = std::abs(static_cast<double>(out.data()[i]) - expected[i]) <= tolerance * std::max(1.0, std::abs(expected[i]));
+      equal = std::abs(static_cast<double>(out.data()[i]) - expected[i]) <=
+              tolerance * std::max(1.0, std::abs(expected[i]));
     if (!equal) {
       state.SkipWithError("torch::einsum's result differs from einops'");
       return;
@@ -128,7 +132,8 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
       std::uint64_t seen = read_pass(x.data(), static_cast<std::size_t>(x.size()) * sizeof(T)) |
                            read_pass(y.data(), static_cast<std::size_t>(y.size()) * sizeof(T));
       benchmark::DoNotOptimize(seen);
-      read_seconds = std::min(read_seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      read_seconds =
+          std::min(read_seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   for (auto _ : state) {
     switch (mode) {
@@ -159,7 +164,8 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
   }
   const auto iterations = static_cast<double>(state.iterations());
   if (mode == Mode::read_pass) {
-    state.counters["GB/s"] = benchmark::Counter(static_cast<double>(input_bytes) * iterations / 1e9, benchmark::Counter::kIsRate);
+    state.counters["GB/s"] =
+        benchmark::Counter(static_cast<double>(input_bytes) * iterations / 1e9, benchmark::Counter::kIsRate);
     return;
   }
   state.counters["GFLOP/s"] = benchmark::Counter(flops * iterations / 1e9, benchmark::Counter::kIsRate);
@@ -207,7 +213,7 @@ void register_small_products() {
     for (Kind kind : {Kind::scores, Kind::outputs})
       for (std::int64_t d : {4, 8, 16})
         for (const Variant& v : variants) add(type, kind, 4, d, v);
-    // The other element types: float64 on three shapes, float16 (whose matrix route is float32
+  // The other element types: float64 on three shapes, float16 (whose matrix route is float32
   // copies, the float32 product and one rounding; LibTorch's CPU einsum has no row of it here) on
   // every shape.
   for (Kind kind : {Kind::scores, Kind::outputs}) {

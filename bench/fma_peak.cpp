@@ -72,7 +72,8 @@ double fma_peak_flops(bool float64) {
     } else
 #endif
     {
-      sink = sink + (float64 ? chains_scalar<double>(kIterations) : static_cast<double>(chains_scalar<float>(kIterations)));
+      sink = sink +
+             (float64 ? chains_scalar<double>(kIterations) : static_cast<double>(chains_scalar<float>(kIterations)));
     }
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

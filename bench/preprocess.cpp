@@ -48,7 +48,7 @@ const Case kCases[] = {
 struct Buffers {
   std::vector<cv::Mat> images;  // b h w c, one Mat per image, in one allocation
   cv::Mat all;
-  cv::Mat blob;                 // b c h w float32, preallocated
+  cv::Mat blob;  // b c h w float32, preallocated
   std::int64_t out_bytes = 0;
 };
 
@@ -107,7 +107,8 @@ void einops_pass(benchmark::State& state, const Case& c, int threads, bool swap_
   for (auto _ : state) {
     if (c.reverse) {
       const einops::affine<"c"> back{.scale = {kStd[0], kStd[1], kStd[2]}, .offset = {kMean[0], kMean[1], kMean[2]}};
-      einops::rearrange_into(blob, einops::TensorView<std::uint8_t>(images8.data, image_shape), "b c h w -> b h w c", back);
+      einops::rearrange_into(blob, einops::TensorView<std::uint8_t>(images8.data, image_shape), "b c h w -> b h w c",
+                             back);
     } else if (c.float_input) {
       const einops::TensorView<const float> x(reinterpret_cast<const float*>(b.all.data), image_shape);
       einops::rearrange_into(swap_rb ? einops::flip(x, 3) : x, blob, "b h w c -> b c h w", normalise);
@@ -139,7 +140,8 @@ void opencv_pass(benchmark::State& state, const Case& c, int threads) {
   Buffers b = make_buffers(c);
   cv::setNumThreads(threads);
   for (auto _ : state) {
-    cv::dnn::blobFromImages(b.images, b.blob, 1 / 57.0, cv::Size(), cv::Scalar(kMean[0], kMean[1], kMean[2]), false, false, CV_32F);
+    cv::dnn::blobFromImages(b.images, b.blob, 1 / 57.0, cv::Size(), cv::Scalar(kMean[0], kMean[1], kMean[2]), false,
+                            false, CV_32F);
     benchmark::ClobberMemory();
   }
   finish(state, b.out_bytes);
@@ -151,10 +153,14 @@ void register_all() {
     for (int threads : {1, 2}) {
       const std::string suffix = std::string("|") + c.name + "|" + std::to_string(threads);
       const auto add = [&](const std::string& name, auto body) {
-        benchmark::RegisterBenchmark((name + suffix).c_str(), body)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+        benchmark::RegisterBenchmark((name + suffix).c_str(), body)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(0.5);
       };
       add("memcpy", [c, threads](benchmark::State& s) { memcpy_pass(s, c, threads, false); });
-      if (c.reverse) add("memcpy (input bytes)", [c, threads](benchmark::State& s) { memcpy_pass(s, c, threads, true); });
+      if (c.reverse)
+        add("memcpy (input bytes)", [c, threads](benchmark::State& s) { memcpy_pass(s, c, threads, true); });
       add("einops", [c, threads](benchmark::State& s) { einops_pass(s, c, threads, false); });
       if (!c.reverse) {
         add("einops swap_rb", [c, threads](benchmark::State& s) { einops_pass(s, c, threads, true); });

@@ -12,7 +12,8 @@ void torch_preprocess(benchmark::State& state, const TorchCase& c, const float* 
   const auto s = torch::from_blob(const_cast<float*>(std), {1, 3, 1, 1}, torch::kFloat).clone();
   std::int64_t out_bytes = std::int64_t{c.batch} * c.height * c.width * 3;
   if (!c.reverse) {
-    const auto x = torch::randint(0, 255, {c.batch, c.height, c.width, 3}, c.float_input ? torch::kFloat : torch::kUInt8);
+    const auto x =
+        torch::randint(0, 255, {c.batch, c.height, c.width, 3}, c.float_input ? torch::kFloat : torch::kUInt8);
     auto out = torch::empty({c.batch, 3, c.height, c.width}, torch::kFloat);
     out_bytes *= 4;
     for (auto _ : state) {

@@ -51,14 +51,19 @@ void run_pair(benchmark::State& state, Einops&& einops_call, Aten&& aten_call) {
 // b c h w -> b h w c: one permute (a view).
 void BM_permute(benchmark::State& state) {
   const at::Tensor x = input(state.range(0));
-  run_pair(state, [&] { return einops::rearrange(x, "b c h w -> b h w c"); }, [&] { return x.permute({0, 2, 3, 1}); });
+  run_pair(
+      state, [&] { return einops::rearrange(x, "b c h w -> b h w c"); },
+      [&] {
+        return x.permute({0, 2, 3, 1});
+      });
 }
 
 // b c h w -> b (c h w): one reshape (a view).
 void BM_flatten(benchmark::State& state) {
   const at::Tensor x = input(state.range(0));
   const std::vector<std::int64_t> shape = {x.size(0), x.size(1) * x.size(2) * x.size(3)};
-  run_pair(state, [&] { return einops::rearrange(x, "b c h w -> b (c h w)"); }, [&] { return x.reshape(shape); });
+  run_pair(
+      state, [&] { return einops::rearrange(x, "b c h w -> b (c h w)"); }, [&] { return x.reshape(shape); });
 }
 
 // b c h w -> b c h w r (r = 2): a reshape and an expand (a view).
@@ -69,8 +74,9 @@ void BM_repeat(benchmark::State& state) {
   std::vector<std::int64_t> broadcast = expanded;
   broadcast.back() = 2;
   const einops::AxisLengths lengths{{"r", 2}};  // built once, as a layer holds its lengths
-  run_pair(state, [&] { return einops::repeat(x, "b c h w -> b c h w r", lengths); },
-           [&] { return x.reshape(expanded).expand(broadcast); });
+  run_pair(
+      state, [&] { return einops::repeat(x, "b c h w -> b c h w r", lengths); },
+      [&] { return x.reshape(expanded).expand(broadcast); });
 }
 
 // b c (h 2) w -> b c h w with max: a reshape and an amax (pooling along h).
@@ -78,8 +84,9 @@ void BM_maxpool(benchmark::State& state) {
   const at::Tensor x = input(state.range(0));
   const std::vector<std::int64_t> shape = {x.size(0), x.size(1), x.size(2) / 2, 2, x.size(3)};
   const std::vector<std::int64_t> axes = {3};
-  run_pair(state, [&] { return einops::reduce(x, "b c (h 2) w -> b c h w", "max"); },
-           [&] { return x.reshape(shape).amax(axes); });
+  run_pair(
+      state, [&] { return einops::reduce(x, "b c (h 2) w -> b c h w", "max"); },
+      [&] { return x.reshape(shape).amax(axes); });
 }
 
 // Arg 0: [2,3,4,5]; arg 1: [32,64,56,56].

@@ -24,7 +24,8 @@ void print_values(const einops::Tensor<T>& t) {
 }
 
 template <class T>
-void show(const std::string& title, const std::string& call, const einops::Tensor<T>& in, const einops::Tensor<T>& out) {
+void show(const std::string& title, const std::string& call, const einops::Tensor<T>& in,
+          const einops::Tensor<T>& out) {
   std::cout << "== " << title << "\n   " << call << "\n   " << einops::detail::format_shape(in.shape()) << " -> "
             << einops::detail::format_shape(out.shape()) << '\n';
   print_values(out);

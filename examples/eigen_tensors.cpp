@@ -14,7 +14,8 @@ int main() {
   Eigen::Tensor<float, 4> channels_last = einops::rearrange<"b c h w -> b h w c">(images);
   Eigen::Tensor<float, 2> per_channel = einops::reduce<"b c h w -> b c">(images, "mean");
   Eigen::Tensor<float, 4> pooled = einops::reduce<"b c (h 2) (w 2) -> b c h w">(images, "max");
-  Eigen::Tensor<float, 4> s2d = einops::rearrange<"b c (h h2) (w w2) -> b (c h2 w2) h w">(images, "h2"_ax = 2, "w2"_ax = 2);
+  Eigen::Tensor<float, 4> s2d =
+      einops::rearrange<"b c (h h2) (w w2) -> b (c h2 w2) h w">(images, "h2"_ax = 2, "w2"_ax = 2);
 
   // A run-time pattern: name the result's rank (checked when the call runs).
   const std::string pattern = "b c h w -> (b h) (w c)";
@@ -26,8 +27,9 @@ int main() {
   Eigen::MatrixXd gram = einops::einsum<"r c, r k -> c k">(m, m);
 
   const bool ok = channels_last(1, 2, 3, 0) == images(1, 0, 2, 3) && pooled.dimension(2) == 16 &&
-                  s2d.dimension(1) == 12 && grid.dimension(0) == 8 * 32 && grid(32 + 5, 7 * 3 + 2) == images(1, 2, 5, 7) &&
-                  mt.isApprox(m.transpose()) && gram.isApprox(m.transpose() * m) && per_channel.dimension(1) == 3;
+                  s2d.dimension(1) == 12 && grid.dimension(0) == 8 * 32 &&
+                  grid(32 + 5, 7 * 3 + 2) == images(1, 2, 5, 7) && mt.isApprox(m.transpose()) &&
+                  gram.isApprox(m.transpose() * m) && per_channel.dimension(1) == 3;
   std::cout << "channels_last " << channels_last.dimensions() << ", grid " << grid.dimensions() << ": "
             << (ok ? "ok" : "MISMATCH") << '\n';
   return ok ? 0 : 1;

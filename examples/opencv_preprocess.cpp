@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   if (grid.dims != 2 || grid.type() != CV_8UC3) return fail("the grid is not an image");
   if (!cv::imwrite(argv[2], grid)) return fail("cannot write the grid");
   const cv::Mat written = cv::imread(argv[2], cv::IMREAD_COLOR);
-  if (written.size() != grid.size() || cv::norm(written, grid, cv::NORM_INF) != 0) return fail("the grid did not survive PNG");
+  if (written.size() != grid.size() || cv::norm(written, grid, cv::NORM_INF) != 0)
+    return fail("the grid did not survive PNG");
   std::printf("wrote %s\n", argv[2]);
   return 0;
 }

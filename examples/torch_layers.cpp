@@ -15,10 +15,8 @@ int main() {
   torch::nn::Sequential model(
       // 8x8 images in 4x4 patches: b c (h p1) (w p2) -> b (h w) (p1 p2 c)
       layers::Rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", {{"p1", 4}, {"p2", 4}}),
-      layers::EinMix("b t c -> b t d", "c d", "d", {{"c", 48}, {"d", 32}}),
-      torch::nn::Functional(torch::relu),
-      layers::Reduce("b t d -> b d", "mean"),
-      layers::EinMix("b d -> b k", "d k", "k", {{"d", 32}, {"k", 10}}));
+      layers::EinMix("b t c -> b t d", "c d", "d", {{"c", 48}, {"d", 32}}), torch::nn::Functional(torch::relu),
+      layers::Reduce("b t d -> b d", "mean"), layers::EinMix("b d -> b k", "d k", "k", {{"d", 32}, {"k", 10}}));
   std::cout << model << '\n';
 
   const torch::Tensor images = torch::randn({16, 3, 8, 8});

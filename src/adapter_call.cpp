@@ -53,7 +53,10 @@ std::string result_mismatch(std::span<const std::int64_t> shape, DType actual, s
 PlannedCall::PlannedCall(Operation operation, std::optional<std::string_view> reduction, TensorRef x,
                          PatternRef pattern, const AxisLengths& lengths)
     : plan_(get_plan(operation, operation == Operation::reduce ? reduction : std::nullopt, pattern, x.shape, lengths)),
-      x_(x), pattern_(pattern.text), lengths_(lengths), label_(label_of(operation, reduction)) {
+      x_(x),
+      pattern_(pattern.text),
+      lengths_(lengths),
+      label_(label_of(operation, reduction)) {
   check_reduction_dtype(*plan_, x.dtype, x.shape, lengths_);
 }
 
@@ -105,7 +108,8 @@ OpsPackLayout ops_pack_layout(std::span<const Shape> shapes, std::string_view pa
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();
   if (shapes.empty()) context.fail("pack needs at least one tensor");
-  check_pack_shapes(context, *parsed, shapes.size(), [&](std::size_t i) { return std::span<const std::int64_t>(shapes[i]); });
+  check_pack_shapes(context, *parsed, shapes.size(),
+                    [&](std::size_t i) { return std::span<const std::int64_t>(shapes[i]); });
   OpsPackLayout layout;
   layout.axis = before;
   for (const Shape& shape : shapes) {
@@ -127,10 +131,11 @@ OpsUnpackLayout ops_unpack_layout(std::span<const std::int64_t> shape, const std
   // The built-in unpack checks everything and computes each part's shape; run on a metadata-only
   // tensor (all strides 0, so no address moves) it touches no data.
   static const unsigned char placeholder = 0;
-  const AnyTensor meta(DType::uint8, nullptr, const_cast<unsigned char*>(&placeholder), Shape(shape.begin(), shape.end()),
-                       Shape(shape.size(), 0));
+  const AnyTensor meta(DType::uint8, nullptr, const_cast<unsigned char*>(&placeholder),
+                       Shape(shape.begin(), shape.end()), Shape(shape.size(), 0));
   const std::vector<AnyTensor> parts = unpack(meta, packed_shapes, pattern);
-  const auto parsed = pack_pattern(pattern, CallContext{.operation = "unpack", .pattern = pattern, .shape = shape, .packed_shapes = &packed_shapes});
+  const auto parsed = pack_pattern(
+      pattern, CallContext{.operation = "unpack", .pattern = pattern, .shape = shape, .packed_shapes = &packed_shapes});
   OpsUnpackLayout layout;
   layout.axis = parsed->before.size();
   std::int64_t begin = 0;

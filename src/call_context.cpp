@@ -75,7 +75,8 @@ std::string pattern_sentence(const CallContext& context, const PatternError& err
       return std::string(reason.substr(0, colon)) + token + "\n" + std::string(reason.substr(colon));
     }
     case PatternErrorKind::unbalanced_open:
-      return "Imbalanced parentheses in expression: \"" + with_ellipsis_character(side_at(pattern, error.position)) + "\"";
+      return "Imbalanced parentheses in expression: \"" + with_ellipsis_character(side_at(pattern, error.position)) +
+             "\"";
     case PatternErrorKind::ellipsis_right_only:
       return "Ellipsis found in right side, but not left side of a pattern " + std::string(pattern);
     case PatternErrorKind::ellipsis_parenthesized_left:

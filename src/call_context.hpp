@@ -19,10 +19,10 @@ struct CallContext {
   std::string_view operation;  // "rearrange", "repeat", a reduction ("sum", ...), "pack", "unpack",
                                // "parse_shape", "einsum"
   std::string_view pattern;
-  std::span<const AnyTensor> inputs = {};    // pack and einsum: every input
-  std::span<const std::int64_t> shape = {};  // the one input's shape (of a list: the first tensor's)
-  const AxisLengths* lengths = nullptr;      // the axis lengths given, named as einops' "Additional info"
-  bool list_input = false;                   // rearrange, reduce, repeat of a list of tensors
+  std::span<const AnyTensor> inputs = {};             // pack and einsum: every input
+  std::span<const std::int64_t> shape = {};           // the one input's shape (of a list: the first tensor's)
+  const AxisLengths* lengths = nullptr;               // the axis lengths given, named as einops' "Additional info"
+  bool list_input = false;                            // rearrange, reduce, repeat of a list of tensors
   const std::vector<Shape>* packed_shapes = nullptr;  // unpack
 
   /// Throws EinopsError: einops' header, the inputs, then the reason.

@@ -67,7 +67,8 @@ std::string check_group(const CallContext& context, const Group& group, std::int
 
 }  // namespace
 
-ParsedShape check_shape(std::span<const std::int64_t> shape, const PatternRef& pattern_ref, const AxisLengths& lengths) {
+ParsedShape check_shape(std::span<const std::int64_t> shape, const PatternRef& pattern_ref,
+                        const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const CallContext context{.operation = "check_shape", .pattern = pattern, .shape = shape, .lengths = &lengths};
   const auto parsed = check_shape_side(pattern, context);
@@ -91,7 +92,8 @@ ParsedShape check_shape(std::span<const std::int64_t> shape, const PatternRef& p
       continue;
     }
     const std::string fault = check_group(context, group, shape[dim], lengths, bound);
-    if (!fault.empty()) faults += (faults.empty() ? "" : "\n ") + fault + dimension_location(dim, group_text(pattern, group));
+    if (!fault.empty())
+      faults += (faults.empty() ? "" : "\n ") + fault + dimension_location(dim, group_text(pattern, group));
     ++dim;
   }
   if (!faults.empty()) context.fail(faults);

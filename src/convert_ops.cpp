@@ -36,11 +36,14 @@ std::optional<ListView> list_view(std::span<const TensorRef> xs, std::string_vie
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const TensorRef& x = xs[i];
     if (x.dtype != first.dtype || !std::equal(x.shape.begin(), x.shape.end(), first.shape.begin(), first.shape.end())) {
-      const CallContext context{.operation = label, .pattern = pattern, .shape = first.shape, .lengths = &lengths, .list_input = true};
+      const CallContext context{
+          .operation = label, .pattern = pattern, .shape = first.shape, .lengths = &lengths, .list_input = true};
       context.fail(list_mismatch_reason(first.shape, dtype_name(first.dtype), i, x.shape, dtype_name(x.dtype)));
     }
-    shared_layout = shared_layout && std::equal(x.strides.begin(), x.strides.end(), first.strides.begin(), first.strides.end());
-    const auto distance = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(x.data) - reinterpret_cast<std::uintptr_t>(first.data));
+    shared_layout =
+        shared_layout && std::equal(x.strides.begin(), x.strides.end(), first.strides.begin(), first.strides.end());
+    const auto distance = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(x.data) -
+                                                    reinterpret_cast<std::uintptr_t>(first.data));
     shared_layout = shared_layout && distance % element == 0;
     view.offsets.push_back(distance / element);
   }
@@ -83,10 +86,16 @@ struct Call {
 /// `shown_shape` the shape of one of its tensors (the one errors name).
 void convert_into(const Call& call, const Plan& plan, const TensorRef& x, std::span<const std::int64_t> list_offsets,
                   std::span<const std::int64_t> shown_shape, const TensorRef& out) {
-  const CallContext context{.operation = call.label, .pattern = plan.pattern, .shape = shown_shape, .lengths = &call.lengths, .list_input = call.list_input};
+  const CallContext context{.operation = call.label,
+                            .pattern = plan.pattern,
+                            .shape = shown_shape,
+                            .lengths = &call.lengths,
+                            .list_input = call.list_input};
   if (!convertible(x.dtype, out.dtype))
-    context.fail("The conversion takes uint8, int8, uint16, int16, float16, bfloat16 and float32 to float32, float16, "
-                 "bfloat16, uint8 and int8, not " + dtype_text(x.dtype) + " to " + dtype_text(out.dtype));
+    context.fail(
+        "The conversion takes uint8, int8, uint16, int16, float16, bfloat16 and float32 to float32, float16, "
+        "bfloat16, uint8 and int8, not " +
+        dtype_text(x.dtype) + " to " + dtype_text(out.dtype));
   if (!std::equal(out.shape.begin(), out.shape.end(), plan.output_shape.begin(), plan.output_shape.end()))
     context.fail("Output tensor is " + format_shape(out.shape) + ", the result is " + format_shape(plan.output_shape));
 
@@ -105,8 +114,10 @@ void convert_into(const Call& call, const Plan& plan, const TensorRef& x, std::s
     if (values.size() == 1) std::fill(all.begin(), all.end(), values[0]);
     else if (values.size() == all.size()) std::copy(values.begin(), values.end(), all.begin());
     else if (!values.empty())
-      context.fail(std::string("The affine map has ") + std::to_string(values.size()) + " " + what + " values; it takes 1" +
-                   (axis < 0 ? std::string(" (no axis is named)") : " or " + std::to_string(positions) + ", the length of axis " + std::string(map.axis)));
+      context.fail(std::string("The affine map has ") + std::to_string(values.size()) + " " + what +
+                   " values; it takes 1" +
+                   (axis < 0 ? std::string(" (no axis is named)")
+                             : " or " + std::to_string(positions) + ", the length of axis " + std::string(map.axis)));
     return all;
   };
   const std::vector<float> scale = expand(map.scale, 1.0f, "scale");
@@ -199,18 +210,20 @@ void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pat
                  const AxisLengths& lengths) {
   into_single(Call{Operation::repeat, "repeat", pattern, map, lengths}, x, out);
 }
-void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
-                    const AxisLengths& lengths) {
+void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern,
+                    const ConvertRef& map, const AxisLengths& lengths) {
   list_call(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, xs, &out, out.dtype);
 }
-AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths) {
+AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map,
+                    const AxisLengths& lengths) {
   return new_single(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, x, out);
 }
 AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
                     const AxisLengths& lengths) {
   return list_call(Call{Operation::rearrange, "rearrange", pattern, map, lengths}, xs, nullptr, out);
 }
-AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths) {
+AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map,
+                 const AxisLengths& lengths) {
   return new_single(Call{Operation::repeat, "repeat", pattern, map, lengths}, x, out);
 }
 AnyTensor repeat(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,

@@ -25,8 +25,10 @@ constexpr double kBiasVarianceScale = 1.0;
 /// Bits of a generator output that make one double in [0, 1).
 constexpr int kMantissaBits = 53;
 
-std::string label(const std::string& pattern, const std::string& weight_shape, const std::optional<std::string>& bias_shape) {
-  return "EinMix('" + pattern + "', '" + weight_shape + "'" + (bias_shape ? ", '" + *bias_shape + "'" : std::string()) + ")";
+std::string label(const std::string& pattern, const std::string& weight_shape,
+                  const std::optional<std::string>& bias_shape) {
+  return "EinMix('" + pattern + "', '" + weight_shape + "'" + (bias_shape ? ", '" + *bias_shape + "'" : std::string()) +
+         ")";
 }
 
 /// A uniform double in [-bound, bound): std::uniform_real_distribution's algorithm differs between
@@ -84,8 +86,8 @@ void add_bias(const AnyTensor& y, const AnyTensor& bias, AnyTensor& out) {
 
 }  // namespace
 
-EinMix::EinMix(std::string pattern, std::string weight_shape, std::optional<std::string> bias_shape, AxisLengths lengths,
-               DType dtype, std::uint64_t seed)
+EinMix::EinMix(std::string pattern, std::string weight_shape, std::optional<std::string> bias_shape,
+               AxisLengths lengths, DType dtype, std::uint64_t seed)
     : pattern_(std::move(pattern)),
       weight_shape_(std::move(weight_shape)),
       bias_shape_(std::move(bias_shape)),
@@ -128,8 +130,8 @@ void EinMix::reset(std::uint64_t seed) {
 namespace {
 
 void set_parameter(AnyTensor& parameter, const AnyTensor& values, std::string_view name, const std::string& layer) {
-  const bool same_shape = std::equal(values.shape().begin(), values.shape().end(), parameter.shape().begin(),
-                                     parameter.shape().end());
+  const bool same_shape =
+      std::equal(values.shape().begin(), values.shape().end(), parameter.shape().begin(), parameter.shape().end());
   if (values.dtype() != parameter.dtype() || !same_shape)
     throw EinopsError(layer + ": the " + std::string(name) + " is " + detail::format_shape(parameter.shape()) + " " +
                       std::string(dtype_name(parameter.dtype())) + ", the values given are " +
@@ -157,7 +159,8 @@ AnyTensor EinMix::forward(const detail::TensorRef& x) const {
   AnyTensor y(x.dtype, x.storage != nullptr ? *x.storage : nullptr, x.data, Shape(x.shape.begin(), x.shape.end()),
               Shape(x.strides.begin(), x.strides.end()));
   try {  // the steps' errors name their own patterns; this names the layer and its input too
-    if (structure_.pre_rearrange) y = detail::rearrange(y, PatternRef(*structure_.pre_rearrange), structure_.pre_lengths);
+    if (structure_.pre_rearrange)
+      y = detail::rearrange(y, PatternRef(*structure_.pre_rearrange), structure_.pre_lengths);
     const std::array<AnyTensor, 2> operands{y, weight_};
     y = einsum(std::span<const AnyTensor>(operands), einsum_pattern<>(einsum_pattern_));
   } catch (const EinopsError& error) {
@@ -172,9 +175,10 @@ AnyTensor EinMix::forward(const detail::TensorRef& x) const {
       return true;
     }();
     if (!fits)
-      throw EinopsError(label(pattern_, weight_shape_, bias_shape_) + ": the bias " + detail::format_shape(bias_->shape()) +
-                        " does not broadcast to the einsum's result " + detail::format_shape(y.shape()) +
-                        " (input tensor shape: " + detail::format_shape(x.shape) + ")");
+      throw EinopsError(label(pattern_, weight_shape_, bias_shape_) + ": the bias " +
+                        detail::format_shape(bias_->shape()) + " does not broadcast to the einsum's result " +
+                        detail::format_shape(y.shape()) + " (input tensor shape: " + detail::format_shape(x.shape) +
+                        ")");
     AnyTensor sum(dtype_, Shape(y.shape().begin(), y.shape().end()));
     if (dtype_ == DType::float64) add_bias<double>(y, *bias_, sum);
     else add_bias<float>(y, *bias_, sum);

@@ -18,8 +18,8 @@ namespace {
 
 constexpr std::string_view kEllipsisName = "\xE2\x80\xA6";  // einops' name of the ellipsis, "…"
 
-[[noreturn]] void fail(std::string_view pattern, std::string_view weight_shape, const std::optional<std::string>& bias_shape,
-                       const std::string& reason) {
+[[noreturn]] void fail(std::string_view pattern, std::string_view weight_shape,
+                       const std::optional<std::string>& bias_shape, const std::string& reason) {
   throw EinopsError("Error while constructing EinMix('" + std::string(pattern) + "', '" + std::string(weight_shape) +
                     "'" + (bias_shape ? ", '" + *bias_shape + "'" : std::string()) + ").\n " + reason);
 }
@@ -54,11 +54,11 @@ std::string flat_names(const Expression& expression) {
 }
 
 Expression parse_part(std::string_view text, std::string_view what, std::string_view pattern,
-                             std::string_view weight_shape, const std::optional<std::string>& bias_shape) {
+                      std::string_view weight_shape, const std::optional<std::string>& bias_shape) {
   ParseResult<Expression> parsed = parse_expression(text);
   if (!parsed.ok())
-    fail(pattern, weight_shape, bias_shape, std::string(parsed.error.reason) + " in " + std::string(what) + " \"" +
-                                                std::string(text) + "\"");
+    fail(pattern, weight_shape, bias_shape,
+         std::string(parsed.error.reason) + " in " + std::string(what) + " \"" + std::string(text) + "\"");
   return std::move(parsed.value);
 }
 
@@ -87,14 +87,17 @@ EinMixStructure einmix_structure(std::string_view pattern, std::string_view weig
     for (const Axis& axis : group.axes)
       if (axis.kind == AxisKind::anonymous) unknown.push_back(axis.name);  // each anonymous axis is a new identifier
   if (!unknown.empty())
-    fail(pattern, weight_shape, bias_shape, "Unrecognized identifiers on the right side of EinMix " + set_text(unknown));
+    fail(pattern, weight_shape, bias_shape,
+         "Unrecognized identifiers on the right side of EinMix " + set_text(unknown));
   if (weight.has_ellipsis)
-    fail(pattern, weight_shape, bias_shape, "Ellipsis is not supported in weight, as its shape should be fully specified");
+    fail(pattern, weight_shape, bias_shape,
+         "Ellipsis is not supported in weight, as its shape should be fully specified");
   if (left.has_ellipsis || right.has_ellipsis) {
     if (!(left.has_ellipsis && right.has_ellipsis))
       fail(pattern, weight_shape, bias_shape, "Ellipsis in EinMix should be on both sides, " + std::string(pattern));
     if (left.ellipsis_parenthesized)
-      fail(pattern, weight_shape, bias_shape, "Ellipsis on left side can't be in parenthesis, got " + std::string(pattern));
+      fail(pattern, weight_shape, bias_shape,
+           "Ellipsis on left side can't be in parenthesis, got " + std::string(pattern));
   }
   if (left.has_non_unitary_anonymous || right.has_non_unitary_anonymous || weight.has_non_unitary_anonymous)
     fail(pattern, weight_shape, bias_shape, "Anonymous axes (numbers) are not allowed in EinMix");
@@ -118,7 +121,8 @@ EinMixStructure einmix_structure(std::string_view pattern, std::string_view weig
     return std::nullopt;
   };
   for (const std::string& name : weight_ids)
-    if (!length_of(name)) fail(pattern, weight_shape, bias_shape, "Dimension " + name + " of weight should be specified");
+    if (!length_of(name))
+      fail(pattern, weight_shape, bias_shape, "Dimension " + name + " of weight should be specified");
   std::vector<std::string> unused;
   for (const auto& entry : lengths.entries())
     if (!contains(left_ids, entry.first) && !contains(weight_ids, entry.first)) unused.push_back(entry.first);
@@ -126,7 +130,8 @@ EinMixStructure einmix_structure(std::string_view pattern, std::string_view weig
   std::vector<std::string> redundant;
   for (const std::string& name : weight_ids)
     if (!contains(left_ids, name) && !contains(right_ids, name)) redundant.push_back(name);
-  if (!redundant.empty()) fail(pattern, weight_shape, bias_shape, "Weight axes " + set_text(redundant) + " are redundant");
+  if (!redundant.empty())
+    fail(pattern, weight_shape, bias_shape, "Weight axes " + set_text(redundant) + " are redundant");
 
   for (const std::string& name : weight_ids) {
     const std::int64_t length = *length_of(name);
@@ -141,7 +146,8 @@ EinMixStructure einmix_structure(std::string_view pattern, std::string_view weig
     std::vector<std::string> absent, unsized;
     for (const std::string& name : bias_ids)
       if (!contains(right_ids, name)) absent.push_back(name);
-    if (!absent.empty()) fail(pattern, weight_shape, bias_shape, "Bias axes " + set_text(absent) + " not present in output");
+    if (!absent.empty())
+      fail(pattern, weight_shape, bias_shape, "Bias axes " + set_text(absent) + " not present in output");
     for (const std::string& name : bias_ids)
       if (!length_of(name)) unsized.push_back(name);
     if (!unsized.empty())
@@ -151,7 +157,8 @@ EinMixStructure einmix_structure(std::string_view pattern, std::string_view weig
     for (const Group& group : right.groups)
       for (const Axis& axis : group.axes) {
         if (axis.kind == AxisKind::ellipsis) {
-          if (sized) fail(pattern, weight_shape, bias_shape, "all bias dimensions should go after ellipsis in the output");
+          if (sized)
+            fail(pattern, weight_shape, bias_shape, "all bias dimensions should go after ellipsis in the output");
         } else if (contains(bias_ids, axis.name)) {
           shape.push_back(*length_of(axis.name));
           sized = true;

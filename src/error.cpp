@@ -77,9 +77,8 @@ std::string list_mismatch_reason(std::span<const std::int64_t> first_shape, std:
 }
 
 std::string error_header(std::string_view operation, std::string_view pattern) {
-  const bool own_pattern_kind =
-      operation == "pack" || operation == "unpack" || operation == "parse_shape" || operation == "check_shape" ||
-      operation == "einsum";
+  const bool own_pattern_kind = operation == "pack" || operation == "unpack" || operation == "parse_shape" ||
+                                operation == "check_shape" || operation == "einsum";
   return "Error while processing " + std::string(operation) + (own_pattern_kind ? "" : "-reduction") + " pattern \"" +
          printable(pattern) + "\".";
 }

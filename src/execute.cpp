@@ -21,10 +21,8 @@ bool moves_only(const Plan& plan) { return plan.reduced_axes.empty() || !plan.re
 /// Out of line: a Walk is kilobytes, and the contiguous path should not even zero one.
 [[gnu::noinline]] void execute_strided(const Plan& plan, const TensorRef& x, const TensorRef& out) {
   const Walk walk = make_walk(plan, x.strides, out.strides);
-  if (moves_only(plan))
-    copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
-  else
-    reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
+  if (moves_only(plan)) copy_strided(dtype_size(x.dtype), x.data, out.data, walk);
+  else reduce_strided(x.dtype, *plan.reduction, x.data, out.data, walk);
 }
 
 /// reduce_groups on elements moved as opaque `Word`s: each group is gathered into one buffer.
@@ -39,7 +37,8 @@ void gather_groups(const Walk& walk, const Word* in, GroupReducer reduce_group, 
     if (!group.empty()) {
       for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
                    [&](std::int64_t offset, std::int64_t) {
-                     for (std::int64_t i = 0; i < group_run; ++i) group[filled++] = in[in_offset + offset + i * group_step];
+                     for (std::int64_t i = 0; i < group_run; ++i)
+                       group[filled++] = in[in_offset + offset + i * group_step];
                    });
     }
     reduce_group(reduction, group.data(), filled, out_offset);
@@ -48,9 +47,10 @@ void gather_groups(const Walk& walk, const Word* in, GroupReducer reduce_group, 
   const std::int64_t run = last >= 0 ? walk.extent[last] : 1;
   const std::int64_t in_step = last >= 0 ? walk.in_stride[last] : 0;
   const std::int64_t out_step = last >= 0 ? walk.out_stride[last] : 0;
-  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
-    for (std::int64_t i = 0; i < run; ++i) reduce_at(in_offset + i * in_step, out_offset + i * out_step);
-  });
+  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride,
+               [&](std::int64_t in_offset, std::int64_t out_offset) {
+                 for (std::int64_t i = 0; i < run; ++i) reduce_at(in_offset + i * in_step, out_offset + i * out_step);
+               });
 }
 
 }  // namespace
@@ -74,8 +74,7 @@ void execute(const Plan& plan, const TensorRef& x, const TensorRef& out) {
   if (moves_only(plan))
     copy_strided(dtype_size(x.dtype), x.data, out.data, plan.kernels->contiguous_walk,
                  plan.kernels->contiguous_schedules);
-  else
-    reduce_strided(x.dtype, *plan.reduction, x.data, out.data, plan.kernels->contiguous_walk);
+  else reduce_strided(x.dtype, *plan.reduction, x.data, out.data, plan.kernels->contiguous_walk);
 }
 
 AnyTensor execute_new(const Plan& plan, const TensorRef& x, const AxisLengths& lengths) {

@@ -34,7 +34,8 @@ void check_layer_pattern(std::string_view layer, Operation operation, const std:
   const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
   PatternError error = parsed.error;
   if (!error) error = check_arrow_pattern(parsed.value, operation);
-  if (!error) error = check_length_names(parsed.value, operation, length_names(lengths), operation == Operation::repeat);
+  if (!error)
+    error = check_length_names(parsed.value, operation, length_names(lengths), operation == Operation::repeat);
   if (error) fail_layer(layer, pattern, error);
 }
 

@@ -76,8 +76,7 @@ void check_view_extent(std::span<const std::int64_t> shape, std::span<const std:
   }
   std::int64_t span = 0;
   std::int64_t bytes = 0;
-  ok = ok && !checked_sub(highest, lowest, span) &&
-       !checked_mul(span, static_cast<std::int64_t>(element_size), bytes);
+  ok = ok && !checked_sub(highest, lowest, span) && !checked_mul(span, static_cast<std::int64_t>(element_size), bytes);
   if (!ok)
     throw EinopsError("A tensor view of shape " + format_shape(shape) + " with strides " + format_shape(strides) +
                       " reaches elements further apart than a byte offset can express");

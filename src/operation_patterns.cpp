@@ -17,8 +17,8 @@ using TextCache = TextKeyedCache<std::shared_ptr<const Parsed>>;
 
 /// The cached result of `parse(pattern)` (a ParseResult) followed by `check(value)` (a PatternError).
 template <class Parsed, class Parse, class Check>
-std::shared_ptr<const Parsed> cached(TextCache<Parsed>& cache, std::string_view pattern,
-                                     const CallContext& context, Parse&& parse, Check&& check) {
+std::shared_ptr<const Parsed> cached(TextCache<Parsed>& cache, std::string_view pattern, const CallContext& context,
+                                     Parse&& parse, Check&& check) {
   if (auto hit = cache.find(pattern)) return *hit;
   ParseResult<Parsed> parsed = parse(pattern);
   if (!parsed.ok()) context.fail_syntax(parsed.error);
@@ -41,7 +41,9 @@ std::shared_ptr<const Expression> parse_shape_pattern(std::string_view pattern, 
   static TextCache<Expression> cache(kCacheCapacity);
   return cached(
       cache, pattern, context,
-      [](std::string_view text) { return parse_expression(text, 0, ExpressionOptions{true, false}); },
+      [](std::string_view text) {
+        return parse_expression(text, 0, ExpressionOptions{true, false});
+      },
       [](const Expression& expression) { return check_parse_shape_pattern(expression); });
 }
 
@@ -49,7 +51,9 @@ std::shared_ptr<const Expression> check_shape_side(std::string_view pattern, con
   static TextCache<Expression> cache(kCacheCapacity);
   return cached(
       cache, pattern, context,
-      [](std::string_view text) { return parse_expression(text, 0, ExpressionOptions{true, false}); },
+      [](std::string_view text) {
+        return parse_expression(text, 0, ExpressionOptions{true, false});
+      },
       [](const Expression& expression) { return check_shape_expression(expression); });
 }
 

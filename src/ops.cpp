@@ -19,21 +19,23 @@ namespace {
 /// Stacks equally shaped tensors on a new leading axis (einops' list input).
 AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::string_view pattern,
                 const AxisLengths& lengths) {
-  if (xs.empty())
-    detail::throw_call_error(operation, pattern, "", detail::kEmptyListReason);
+  if (xs.empty()) detail::throw_call_error(operation, pattern, "", detail::kEmptyListReason);
   const AnyTensor& first = xs.front();
   for (const AnyTensor& x : xs)
     if (x.dtype() != first.dtype() ||
         !std::equal(x.shape().begin(), x.shape().end(), first.shape().begin(), first.shape().end())) {
-      const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
-      context.fail(detail::list_mismatch_reason(first.shape(), dtype_name(first.dtype()), static_cast<std::size_t>(&x - xs.data()),
-                                                x.shape(), dtype_name(x.dtype())));
+      const detail::CallContext context{
+          .operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
+      context.fail(detail::list_mismatch_reason(first.shape(), dtype_name(first.dtype()),
+                                                static_cast<std::size_t>(&x - xs.data()), x.shape(),
+                                                dtype_name(x.dtype())));
     }
   Shape shape{static_cast<std::int64_t>(xs.size())};
   shape.insert(shape.end(), first.shape().begin(), first.shape().end());
   if (shape.size() > static_cast<std::size_t>(detail::kMaxRank) ||
       !detail::allocation_problem(shape, dtype_size(first.dtype())).empty()) {
-    const detail::CallContext context{.operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
+    const detail::CallContext context{
+        .operation = operation, .pattern = pattern, .shape = first.shape(), .lengths = &lengths, .list_input = true};
     if (shape.size() > static_cast<std::size_t>(detail::kMaxRank))
       context.fail(detail::rank_limit_reason("The stacked list would have", shape.size()));
     context.fail(detail::allocation_problem(shape, dtype_size(first.dtype())));
@@ -44,7 +46,8 @@ AnyTensor stack(std::span<const AnyTensor> xs, std::string_view operation, std::
   const Shape slice_strides = detail::row_major_strides(first.shape());
   for (std::size_t i = 0; i < xs.size(); ++i)
     detail::copy_layout(element, first.shape(), xs[i].data(), xs[i].strides(),
-                        static_cast<char*>(stacked.data()) + static_cast<std::size_t>(slice) * element * i, slice_strides);
+                        static_cast<char*>(stacked.data()) + static_cast<std::size_t>(slice) * element * i,
+                        slice_strides);
   return stacked;
 }
 
@@ -56,13 +59,14 @@ AnyTensor apply(const Plan& plan, const TensorRef& x, const AxisLengths& lengths
   return detail::execute_new(plan, x, lengths);
 }
 
-void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths, std::string_view label) {
+void apply_into(const Plan& plan, const TensorRef& x, const TensorRef& out, const AxisLengths& lengths,
+                std::string_view label) {
   detail::check_reduction_dtype(plan, x.dtype, x.shape, lengths);
   const DType expected = detail::result_dtype(plan, x.dtype);
   const auto out_shape = out.shape;
-  if (out.dtype != expected ||
-      !detail::same_shape(out_shape, plan.output_shape)) {
-    const detail::CallContext context{.operation = label, .pattern = plan.pattern, .shape = x.shape, .lengths = &lengths};
+  if (out.dtype != expected || !detail::same_shape(out_shape, plan.output_shape)) {
+    const detail::CallContext context{
+        .operation = label, .pattern = plan.pattern, .shape = x.shape, .lengths = &lengths};
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype)) +
                  ", the result is " + detail::format_shape(plan.output_shape) + " " +
                  std::string(dtype_name(expected)));
@@ -88,7 +92,8 @@ AnyTensor repeat(std::span<const AnyTensor> xs, const PatternRef& pattern, const
   return repeat(stack(xs, "repeat", pattern.text, lengths), pattern, lengths);
 }
 
-AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction, const AxisLengths& lengths) {
+AnyTensor reduce(const TensorRef& x, const PatternRef& pattern, std::string_view reduction,
+                 const AxisLengths& lengths) {
   return apply(borrow_plan(Operation::reduce, reduction, pattern, x.shape, lengths), x, lengths);
 }
 AnyTensor reduce(std::span<const AnyTensor> xs, const PatternRef& pattern, std::string_view reduction,

@@ -119,7 +119,7 @@ constexpr std::size_t kRecentRecipes = 64;
 
 struct ThreadRecipes {
   RecentEntries<RecentRecipe, kRecentRecipes> recent;
-  int uses = 0;  // OpsRecipeUses alive on this thread
+  int uses = 0;                                          // OpsRecipeUses alive on this thread
   std::vector<std::unique_ptr<const OpsRecipe>> nested;  // recipes of calls made while another is in use
 };
 
@@ -136,13 +136,18 @@ OpsRecipeUse::OpsRecipeUse(Operation operation, std::optional<std::string_view> 
   ThreadRecipes& recipes = thread_recipes();
   if (recipes.uses > 0) {
     // A call from inside the library's ops: the slots may hold the recipe in use, so leave them be.
-    recipes.nested.push_back(std::make_unique<const OpsRecipe>(make_recipe(operation, reduction, shape, dtype, pattern, lengths)));
+    recipes.nested.push_back(
+        std::make_unique<const OpsRecipe>(make_recipe(operation, reduction, shape, dtype, pattern, lengths)));
     recipe_ = recipes.nested.back().get();
     ++recipes.uses;
     return;
   }
-  const Key key{operation, operation == Operation::reduce ? reduction.value_or(std::string_view()) : std::string_view(),
-                dtype ? static_cast<int>(*dtype) : -1, pattern, shape, lengths.entries()};
+  const Key key{operation,
+                operation == Operation::reduce ? reduction.value_or(std::string_view()) : std::string_view(),
+                dtype ? static_cast<int>(*dtype) : -1,
+                pattern,
+                shape,
+                lengths.entries()};
   const auto lookup = recipes.recent.find(key, [&key] { return key.hash(); });
   if (lookup.hit) {
     recipe_ = &lookup.hit->recipe;

@@ -58,8 +58,8 @@ void copy_into_slice(const AnyTensor& x, const AnyTensor& out, std::size_t befor
     walk.push_output(x.shape()[d], x.strides()[d], out.strides()[packed_dim + 1 + (d - part_end)]);
   walk.merge();
   const std::size_t element = dtype_size(x.dtype());
-  char* target = static_cast<char*>(out.data()) + static_cast<std::ptrdiff_t>(start * packed_stride) *
-                                                      static_cast<std::ptrdiff_t>(element);
+  char* target = static_cast<char*>(out.data()) +
+                 static_cast<std::ptrdiff_t>(start * packed_stride) * static_cast<std::ptrdiff_t>(element);
   detail::copy_strided(element, x.data(), target, walk);
 }
 
@@ -106,7 +106,8 @@ Packed<AnyTensor> pack(std::span<const AnyTensor> tensors, pack_pattern pattern_
 std::vector<AnyTensor> unpack(const AnyTensor& packed, const std::vector<Shape>& packed_shapes,
                               pack_pattern pattern_arg) {
   const std::string_view pattern = pattern_arg.text();
-  const detail::CallContext context{.operation = "unpack", .pattern = pattern, .shape = packed.shape(), .packed_shapes = &packed_shapes};
+  const detail::CallContext context{
+      .operation = "unpack", .pattern = pattern, .shape = packed.shape(), .packed_shapes = &packed_shapes};
   const auto parsed = detail::pack_pattern(pattern, context);
   const std::size_t before = parsed->before.size();
   const std::size_t after = parsed->after.size();

@@ -10,7 +10,9 @@
 namespace einops::detail {
 
 namespace {
-[[noreturn]] void fail_packed_overflow(const CallContext& context) { context.fail("The packed lengths overflow int64"); }
+[[noreturn]] void fail_packed_overflow(const CallContext& context) {
+  context.fail("The packed lengths overflow int64");
+}
 }  // namespace
 
 std::int64_t packed_mul(const CallContext& context, std::int64_t a, std::int64_t b) {
@@ -50,12 +52,13 @@ void check_pack_shapes(const CallContext& context, const PackPattern& pattern, s
       // numpy numbers the dimensions of the flattened inputs it concatenates: '*' is one of them.
       const std::size_t packed_dim = d < before ? d : d + 1;
       const Axis& axis = d < before ? pattern.before[d] : pattern.after[d - before];
-      context.fail("all the input array dimensions except for the concatenation axis must match exactly, but along "
-                   "dimension " + std::to_string(packed_dim) + ", the array at index 0 has size " +
-                   std::to_string(first[theirs]) + " and the array at index " + std::to_string(i) + " has size " +
-                   std::to_string(shape[mine]) + " (axis " + axis.name.str() + ": input dim " +
-                   std::to_string(theirs) + " of tensor #0, input dim " + std::to_string(mine) + " of tensor #" +
-                   std::to_string(i) + ")");
+      context.fail(
+          "all the input array dimensions except for the concatenation axis must match exactly, but along "
+          "dimension " +
+          std::to_string(packed_dim) + ", the array at index 0 has size " + std::to_string(first[theirs]) +
+          " and the array at index " + std::to_string(i) + " has size " + std::to_string(shape[mine]) + " (axis " +
+          axis.name.str() + ": input dim " + std::to_string(theirs) + " of tensor #0, input dim " +
+          std::to_string(mine) + " of tensor #" + std::to_string(i) + ")");
     }
   }
 }

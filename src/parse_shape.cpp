@@ -43,7 +43,9 @@ ParsedShape parse_shape(std::span<const std::int64_t> shape, shape_pattern patte
       continue;
     }
     const std::int64_t length = shape[dim];
-    const auto location = [&] { return detail::dimension_length_location(dim, detail::group_text(pattern, group), length); };
+    const auto location = [&] {
+      return detail::dimension_length_location(dim, detail::group_text(pattern, group), length);
+    };
     if (group.axes.empty()) {
       if (length != 1) context.fail("Length of axis is not 1: " + pattern_and_shape() + location());
     } else if (const Axis& axis = group.axes.front(); axis.kind == AxisKind::anonymous) {

@@ -25,15 +25,13 @@ constexpr std::int64_t kUnknown = -1;
 
 /// One elementary axis while the plan is being built.
 struct AxisEntry {
-  std::string name;          // display name: "h2", "3", "...0"
-  bool named = false;        // a named axis (can be given a length, matched across sides)
+  std::string name;    // display name: "h2", "3", "...0"
+  bool named = false;  // a named axis (can be given a length, matched across sides)
   std::int64_t length = kUnknown;
-  bool given = false;        // length given by the caller
+  bool given = false;  // length given by the caller
 };
 
-bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) {
-  return !detail::checked_mul(a, b, out);
-}
+bool checked_multiply(std::int64_t a, std::int64_t b, std::int64_t& out) { return !detail::checked_mul(a, b, out); }
 
 /// einops' shape-free checks (pattern_checks.hpp, shared with compile-time literals), reported
 /// with the offending names.
@@ -99,14 +97,14 @@ void check_length_entries(const CallContext& context, Operation operation, const
 
 /// The number of input dimensions the ellipsis stands for (0 without one); checks the rank, the
 /// rank limit and the lengths of `shape`.
-std::int64_t check_input_shape(const CallContext& context, const Expression& left, std::span<const std::int64_t> shape) {
+std::int64_t check_input_shape(const CallContext& context, const Expression& left,
+                               std::span<const std::int64_t> shape) {
   const auto ndim = static_cast<std::int64_t>(shape.size());
   if (!accepts_rank(left, shape.size()))
     context.fail(detail::wrong_rank_reason(fixed_dims(left), left.has_ellipsis, shape.size()) +
                  detail::groups_location(context.pattern, left.groups));
   const std::int64_t ellipsis_dims = left.has_ellipsis ? ndim - static_cast<std::int64_t>(fixed_dims(left)) : 0;
-  if (ndim > detail::kMaxRank)
-    context.fail(detail::rank_limit_reason("The input has", shape.size()));
+  if (ndim > detail::kMaxRank) context.fail(detail::rank_limit_reason("The input has", shape.size()));
   std::int64_t nonzero_product = 1;  // the rule of detail::checked_element_count
   for (std::size_t dim = 0; dim < shape.size(); ++dim) {
     if (shape[dim] < 0)
@@ -122,10 +120,10 @@ std::int64_t check_input_shape(const CallContext& context, const Expression& lef
 /// side has; and which of them make up each input and each output dimension.
 struct AxisTable {
   std::vector<AxisEntry> axes;
-  std::vector<std::vector<int>> input_groups;   // indices into `axes`, per input dimension
+  std::vector<std::vector<int>> input_groups;    // indices into `axes`, per input dimension
   std::vector<const Group*> input_group_source;  // the left side's group of each input dimension
-  std::vector<std::vector<int>> output_groups;  // indices into `axes`, per output dimension
-  int input_axis_count = 0;                     // axes [0, input_axis_count) come from the input
+  std::vector<std::vector<int>> output_groups;   // indices into `axes`, per output dimension
+  int input_axis_count = 0;                      // axes [0, input_axis_count) come from the input
 };
 
 /// The pattern's axes with the ellipsis expanded into `ellipsis_dims` axes "...0", "...1", ...
@@ -160,7 +158,8 @@ AxisTable lay_out_axes(const CallContext& context, const ArrowPattern& pattern, 
 
   for (const Group& group : pattern.right.groups) {
     if (group.is_bare_ellipsis()) {
-      for (std::int64_t i = 0; i < ellipsis_dims; ++i) table.output_groups.push_back({find_input_axis(ellipsis_name(i))});
+      for (std::int64_t i = 0; i < ellipsis_dims; ++i)
+        table.output_groups.push_back({find_input_axis(ellipsis_name(i))});
       continue;
     }
     std::vector<int> members;
@@ -208,7 +207,8 @@ void infer_lengths(const CallContext& context, std::span<const std::int64_t> sha
   for (std::size_t dim = 0; dim < table.input_groups.size(); ++dim) {
     std::vector<std::string> unknown;
     for (int index : table.input_groups[dim])
-      if (axes[static_cast<std::size_t>(index)].length == kUnknown) unknown.push_back(axes[static_cast<std::size_t>(index)].name);
+      if (axes[static_cast<std::size_t>(index)].length == kUnknown)
+        unknown.push_back(axes[static_cast<std::size_t>(index)].name);
     if (unknown.size() > 1) context.fail(detail::uninferable_reason(unknown) + location(dim));
   }
 
@@ -221,8 +221,8 @@ void infer_lengths(const CallContext& context, std::span<const std::int64_t> sha
       if (entry.length == kUnknown) {
         unknown = &entry;
       } else if (!checked_multiply(known_product, entry.length, known_product)) {
-        context.fail("Axis lengths overflow int64 at axis " + entry.name + " (length " +
-                     std::to_string(entry.length) + ")" + location(dim));
+        context.fail("Axis lengths overflow int64 at axis " + entry.name + " (length " + std::to_string(entry.length) +
+                     ")" + location(dim));
       }
     }
     if (unknown == nullptr) {

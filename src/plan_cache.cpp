@@ -115,10 +115,10 @@ const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::opt
       plans.uncached = std::move(plan);
       return plans.uncached;
     }
-    plan_cache().insert(PlanKey{operation, std::string(reduction_key), std::string(pattern),
-                                Shape(shape.begin(), shape.end()),
-                                std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
-                        plan);
+    plan_cache().insert(
+        PlanKey{operation, std::string(reduction_key), std::string(pattern), Shape(shape.begin(), shape.end()),
+                std::vector<AxisLengths::Entry>(lengths.entries().begin(), lengths.entries().end())},
+        plan);
   }
   return plans.recent
       .store(lookup,

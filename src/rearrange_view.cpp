@@ -18,16 +18,15 @@ std::string axis_label(const std::string& name) {
   return "'" + name + "'";
 }
 
-[[noreturn]] void fail_merge(const Plan& plan, std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
-                             const AxisLengths& lengths, const ViewConflict& conflict) {
+[[noreturn]] void fail_merge(const Plan& plan, std::span<const std::int64_t> shape,
+                             std::span<const std::int64_t> strides, const AxisLengths& lengths,
+                             const ViewConflict& conflict) {
   std::string reason = "rearrange_view cannot return a view: the input's strides " + format_shape(strides);
   const auto outer = static_cast<std::size_t>(conflict.outer);
   const auto inner = static_cast<std::size_t>(conflict.inner);
   const std::string dim = conflict.outer >= 0 ? std::to_string(plan.output_axis_dim[outer]) : std::string();
-  if (conflict.outer < 0 || conflict.inner < 0)
-    reason += " cannot express the result";
-  else if (outer == inner)
-    reason += " make output dimension " + dim + " span more elements than int64 can count";
+  if (conflict.outer < 0 || conflict.inner < 0) reason += " cannot express the result";
+  else if (outer == inner) reason += " make output dimension " + dim + " span more elements than int64 can count";
   else
     reason += " do not let axes " + axis_label(plan.output_axis_names[outer]) + " and " +
               axis_label(plan.output_axis_names[inner]) + " be merged into output dimension " + dim +

@@ -86,7 +86,7 @@ class RecentEntries {
 
   std::array<Slot, kSets * kWays> slots_{};
   std::array<std::uint8_t, kSets> next_way_{};  // per set, the way store() overwrites next
-  Slot* last_ = nullptr;                         // filled, or null
+  Slot* last_ = nullptr;                        // filled, or null
 };
 
 }  // namespace einops::detail

@@ -22,8 +22,7 @@ Positionals split_positionals(const std::vector<std::string>& words) {
   Positionals out;
   for (const std::string& word : words) {
     const std::size_t equals = word.find('=');
-    const bool looks_like_length =
-        equals != std::string::npos && word.find_first_of("/.") == std::string::npos;
+    const bool looks_like_length = equals != std::string::npos && word.find_first_of("/.") == std::string::npos;
     if (!looks_like_length) {
       out.files.push_back(word);
       continue;

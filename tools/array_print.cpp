@@ -21,8 +21,8 @@ std::string shortest_text(T value) {
   } else {  // 16-bit floats: the fewest significant digits that round back to the same bits
     const auto wide = static_cast<float>(value);
     for (int digits = 1; digits < 9; ++digits) {
-      const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), wide,
-                                        std::chars_format::general, digits);
+      const auto result =
+          std::to_chars(buffer.data(), buffer.data() + buffer.size(), wide, std::chars_format::general, digits);
       float parsed = 0;
       std::from_chars(buffer.data(), result.ptr, parsed);
       if (T(parsed).bits == value.bits) return std::string(buffer.data(), result.ptr);

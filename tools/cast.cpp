@@ -9,8 +9,8 @@
 namespace einops::tool {
 namespace {
 
-constexpr DType kAllDTypes[] = {DType::boolean, DType::int8,   DType::int16,  DType::int32,
-                                DType::int64,   DType::uint8,  DType::uint16, DType::uint32,
+constexpr DType kAllDTypes[] = {DType::boolean, DType::int8,    DType::int16,   DType::int32,
+                                DType::int64,   DType::uint8,   DType::uint16,  DType::uint32,
                                 DType::uint64,  DType::float16, DType::float32, DType::float64};
 
 template <class To, class From>

@@ -26,8 +26,7 @@ constexpr int kInternalError = 3;
 /// "min, max, ... or all", from the table of reductions.
 std::string reduction_choices() { return reduction_names("", " or "); }
 
-void add_transform(CLI::App& app, const std::string& name, const std::string& description,
-                   TransformCommand& command) {
+void add_transform(CLI::App& app, const std::string& name, const std::string& description, TransformCommand& command) {
   CLI::App* sub = app.add_subcommand(name, description);
   sub->add_option("pattern", command.pattern, "the einops pattern, e.g. 'b h w c -> b c h w'")->required();
   sub->add_option("inputs", command.words,
@@ -35,8 +34,7 @@ void add_transform(CLI::App& app, const std::string& name, const std::string& de
                   "first axis) and axis lengths as name=len")
       ->required();
   sub->add_option("-o,--output", command.output, "write the result here (.npy, or .png for pictures)");
-  if (name == "reduce")
-    sub->add_option("-r,--reduction", command.reduction, "the reduction: " + reduction_choices());
+  if (name == "reduce") sub->add_option("-r,--reduction", command.reduction, "the reduction: " + reduction_choices());
   sub->add_option("--dtype", command.dtype,
                   "dtype of the written result: 'result' (einops' result dtype, the default), 'input', or a name");
   if (name != "reduce") {
@@ -70,16 +68,17 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   explain->add_option("-s,--shape", explain_command.shapes, "the input shape, e.g. 2,3,4 (einsum: once per operand)")
       ->allow_extra_args(false);
   explain->add_option("-r,--reduction", explain_command.reduction, "explain a reduce: " + reduction_choices());
-  explain->add_option("--op", explain_command.operation, "rearrange, reduce, repeat or einsum (default: einsum for a "
-                                                         "pattern with a comma, reduce with --reduction, else rearrange)");
+  explain->add_option("--op", explain_command.operation,
+                      "rearrange, reduce, repeat or einsum (default: einsum for a "
+                      "pattern with a comma, reduce with --reduction, else rearrange)");
   explain->add_option("--dtype", explain_command.dtype, "element type for the cost in bytes (default float32)");
 
   CheckCommand check_command;
-  CLI::App* check = app.add_subcommand("check", "assert an array's shape against a pattern (exit 1 with the reason "
-                                                "when it does not fit); prints the named lengths as name=len");
+  CLI::App* check = app.add_subcommand("check",
+                                       "assert an array's shape against a pattern (exit 1 with the reason "
+                                       "when it does not fit); prints the named lengths as name=len");
   check->add_option("pattern", check_command.pattern, "one side of a pattern, e.g. 'b t (h p) 3'")->required();
-  check->add_option("inputs", check_command.words, "the input file (only its header is read) and name=len")
-      ->required();
+  check->add_option("inputs", check_command.words, "the input file (only its header is read) and name=len")->required();
 
   PackCommand pack_command;
   CLI::App* pack = app.add_subcommand("pack", "pack several arrays into one along '*' (prints the packed shapes)");
@@ -91,8 +90,9 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   CLI::App* unpack = app.add_subcommand("unpack", "split a packed array back into its parts");
   unpack->add_option("pattern", unpack_command.pattern, "the pack pattern, e.g. 'b h w *'")->required();
   unpack->add_option("input", unpack_command.input, "the packed array")->required();
-  unpack->add_option("--shapes", unpack_command.shapes,
-                     "the packed shapes as pack printed them, e.g. '[(2, 3), (), (4,)]'")
+  unpack
+      ->add_option("--shapes", unpack_command.shapes,
+                   "the packed shapes as pack printed them, e.g. '[(2, 3), (), (4,)]'")
       ->required();
   unpack->add_option("-o,--output", unpack_command.outputs, "one output file per packed shape");
 
@@ -113,9 +113,10 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
   show->add_option("files", show_files, "files to print")->required();
 
   std::string batch_file;
-  CLI::App* batch = app.add_subcommand("batch", "run many commands in one process (for scripts and tests): one "
-                                                "command a line, arguments separated by tabs, \\t \\n \\\\ "
-                                                "escaped; prints one line per command: status, stdout, stderr");
+  CLI::App* batch = app.add_subcommand("batch",
+                                       "run many commands in one process (for scripts and tests): one "
+                                       "command a line, arguments separated by tabs, \\t \\n \\\\ "
+                                       "escaped; prints one line per command: status, stdout, stderr");
   batch->add_option("commands", batch_file, "the file of commands, or - for standard input")->required();
 
   std::vector<char*> argv;

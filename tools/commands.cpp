@@ -51,11 +51,13 @@ bool converts(const TransformCommand& command) {
 AnyTensor run_converting(const TransformCommand& command, Operation operation, const std::vector<AnyTensor>& inputs,
                          bool single, const AxisLengths& lengths) {
   if (operation == Operation::reduce) throw UsageError("--scale, --offset and --axis apply to rearrange and repeat");
-  const DType out_type = command.dtype == "result" ? DType::float32
+  const DType out_type = command.dtype == "result"  ? DType::float32
                          : command.dtype == "input" ? inputs[0].dtype()
                                                     : output_dtype(command.dtype, inputs[0], inputs[0]);
-  const std::vector<float> scale = command.scale.empty() ? std::vector<float>{} : parse_number_list(command.scale, "--scale");
-  const std::vector<float> offset = command.offset.empty() ? std::vector<float>{} : parse_number_list(command.offset, "--offset");
+  const std::vector<float> scale =
+      command.scale.empty() ? std::vector<float>{} : parse_number_list(command.scale, "--scale");
+  const std::vector<float> offset =
+      command.offset.empty() ? std::vector<float>{} : parse_number_list(command.offset, "--offset");
   detail::ConvertRef map;
   map.scale = scale;
   map.offset = offset;
@@ -66,8 +68,9 @@ AnyTensor run_converting(const TransformCommand& command, Operation operation, c
     return rearranging ? detail::rearrange(inputs[0], out_type, command.pattern, map, lengths)
                        : detail::repeat(inputs[0], out_type, command.pattern, map, lengths);
   const std::vector<detail::TensorRef> refs(inputs.begin(), inputs.end());
-  return rearranging ? detail::rearrange(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths)
-                     : detail::repeat(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths);
+  return rearranging
+             ? detail::rearrange(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths)
+             : detail::repeat(std::span<const detail::TensorRef>(refs), out_type, command.pattern, map, lengths);
 }
 
 /// Writes `x` to `path`, or prints it when `path` is empty.
@@ -84,8 +87,7 @@ void run_transform(const TransformCommand& command, std::ostream& out) {
   const Operation operation = operation_named(command.operation);
   if (operation == Operation::reduce && !command.reduction)
     throw UsageError("reduce needs --reduction (" + reduction_names("", " or ") + ")");
-  if (operation != Operation::reduce && command.reduction)
-    throw UsageError("--reduction applies to reduce only");
+  if (operation != Operation::reduce && command.reduction) throw UsageError("--reduction applies to reduce only");
 
   const std::vector<AnyTensor> inputs = read_all(positionals.files);
   const std::span<const AnyTensor> list(inputs);

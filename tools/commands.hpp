@@ -15,9 +15,9 @@ struct TransformCommand {
   std::string pattern;
   std::vector<std::string> words;  // input files and name=len, in any order
   std::optional<std::string> reduction;
-  std::string output;               // empty: print the result
-  std::string dtype = "result";     // "result", "input" or a dtype name
-  bool stack = false;  // a list input even when one file is given (several files always are)
+  std::string output;            // empty: print the result
+  std::string dtype = "result";  // "result", "input" or a dtype name
+  bool stack = false;            // a list input even when one file is given (several files always are)
   bool verbose = false;
   // rearrange and repeat: the fused conversion (docs/preprocess.md); empty when not asked for.
   std::string scale, offset;  // one number, or one per position of `axis`, comma-separated

@@ -82,8 +82,8 @@ std::string walk_text(const detail::Walk& walk) {
     table.row({std::to_string(d), std::to_string(walk.extent[d]), std::to_string(walk.in_stride[d]),
                std::to_string(walk.out_stride[d])});
   for (int d = 0; d < walk.reduced_rank; ++d)
-    table.row({std::string("r").append(std::to_string(d)), std::to_string(walk.reduced_extent[d]), std::to_string(walk.reduced_stride[d]),
-               "(reduced)"});
+    table.row({std::string("r").append(std::to_string(d)), std::to_string(walk.reduced_extent[d]),
+               std::to_string(walk.reduced_stride[d]), "(reduced)"});
   return table.text();
 }
 
@@ -116,19 +116,20 @@ std::string explain(const ExplainRequest& request) {
   const Plan& plan = *owned;
   const std::string label = request.operation == Operation::reduce ? "reduce (" + request.reduction.value_or("?") + ")"
                                                                    : std::string(operation_name(request.operation));
-  const DType out_dtype =
-      plan.reduction && !plan.reduced_axes.empty() ? reduction_result_dtype(*plan.reduction, request.dtype) : request.dtype;
+  const DType out_dtype = plan.reduction && !plan.reduced_axes.empty()
+                              ? reduction_result_dtype(*plan.reduction, request.dtype)
+                              : request.dtype;
 
   std::string out = label + " \"" + request.pattern + "\"\n";
   out += "input: shape " + detail::format_shape(request.shape) + ", " + std::string(dtype_name(request.dtype));
   if (request.list_input) out += " (a list of " + std::to_string(request.shape.at(0)) + " tensors, stacked on dim 0)";
   out += "\n\n1. Axes and their lengths\n" + axes_text(plan, request.lengths);
-  out += "\n2. Input groups (left side)\n" +
-         groups_text(plan.input_axis_names, plan.input_axis_lengths, plan.input_axis_dim, plan.input_shape.size(),
-                     plan.input_shape);
-  out += "\n3. Output groups (right side)\n" +
-         groups_text(plan.output_axis_names, plan.output_axis_lengths, plan.output_axis_dim, plan.output_shape.size(),
-                     plan.output_shape);
+  out +=
+      "\n2. Input groups (left side)\n" + groups_text(plan.input_axis_names, plan.input_axis_lengths,
+                                                      plan.input_axis_dim, plan.input_shape.size(), plan.input_shape);
+  out += "\n3. Output groups (right side)\n" + groups_text(plan.output_axis_names, plan.output_axis_lengths,
+                                                           plan.output_axis_dim, plan.output_shape.size(),
+                                                           plan.output_shape);
 
   std::vector<std::string> reduced, added, order, order_index;
   for (int index : plan.reduced_axes)
@@ -151,8 +152,8 @@ std::string explain(const ExplainRequest& request) {
   const std::optional<Shape> view = detail::view_strides(plan, input_strides);
   const std::string in_bytes = bytes_text(detail::checked_element_count(plan.input_shape), request.dtype);
   const std::string out_bytes = bytes_text(plan.output_size, out_dtype);
-  const std::string total_bytes = bytes_text(detail::checked_element_count(plan.input_shape), request.dtype,
-                                             plan.output_size, out_dtype);
+  const std::string total_bytes =
+      bytes_text(detail::checked_element_count(plan.input_shape), request.dtype, plan.output_size, out_dtype);
   if (view) {
     out += "\n5. Walk: none; no element moves, the result is a view of the input with strides " +
            detail::format_shape(*view) + "\n";
@@ -163,10 +164,8 @@ std::string explain(const ExplainRequest& request) {
   }
   out += "\n6. Output: shape " + detail::format_shape(plan.output_shape) + ", " + std::string(dtype_name(out_dtype)) +
          "\n";
-  if (view)
-    out += "   cost: 0 bytes moved (a view)\n";
-  else
-    out += "   cost: " + total_bytes + " bytes moved (reads " + in_bytes + ", writes " + out_bytes + ")\n";
+  if (view) out += "   cost: 0 bytes moved (a view)\n";
+  else out += "   cost: " + total_bytes + " bytes moved (reads " + in_bytes + ", writes " + out_bytes + ")\n";
   return out;
 }
 

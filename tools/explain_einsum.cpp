@@ -9,8 +9,7 @@
 namespace einops::tool {
 
 std::string explain_einsum(const EinsumExplainRequest& request) {
-  const detail::EinsumDescription description =
-      detail::describe_einsum(request.pattern, request.shapes, request.dtype);
+  const detail::EinsumDescription description = detail::describe_einsum(request.pattern, request.shapes, request.dtype);
   std::string out = "einsum \"" + request.pattern + "\"\n";
   Table operands;
   for (std::size_t k = 0; k < request.shapes.size(); ++k)

@@ -52,7 +52,8 @@ std::pair<Shape, DType> npy_shape(const std::string& path) {
 AnyTensor load_npy(const std::string& path) {
   const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
   const NpyHeader header = read_header(path, *file);
-  const Shape strides = header.fortran_order ? column_major_strides(header.shape) : detail::row_major_strides(header.shape);
+  const Shape strides =
+      header.fortran_order ? column_major_strides(header.shape) : detail::row_major_strides(header.shape);
   const std::size_t element = dtype_size(header.dtype);
   const unsigned char* data = file->bytes().data() + header.data_offset;
   const bool aligned = reinterpret_cast<std::uintptr_t>(data) % element == 0;

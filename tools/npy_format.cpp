@@ -14,16 +14,16 @@ namespace {
 
 constexpr std::array<unsigned char, 6> kMagic = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 constexpr std::size_t kAlignment = 64;  // numpy aligns the data to 64 bytes since 1.14
-constexpr int kMaxLiteralDepth = 16;   // nesting allowed in the header (structured dtypes nest)
+constexpr int kMaxLiteralDepth = 16;    // nesting allowed in the header (structured dtypes nest)
 
 struct DescrCode {
   std::string_view code;  // without the byte-order character
   DType dtype;
 };
 constexpr DescrCode kDescrCodes[] = {
-    {"b1", DType::boolean}, {"?", DType::boolean},  {"i1", DType::int8},    {"i2", DType::int16},
-    {"i4", DType::int32},   {"i8", DType::int64},   {"u1", DType::uint8},   {"u2", DType::uint16},
-    {"u4", DType::uint32},  {"u8", DType::uint64},  {"f2", DType::float16}, {"f4", DType::float32},
+    {"b1", DType::boolean}, {"?", DType::boolean}, {"i1", DType::int8},    {"i2", DType::int16},
+    {"i4", DType::int32},   {"i8", DType::int64},  {"u1", DType::uint8},   {"u2", DType::uint16},
+    {"u4", DType::uint32},  {"u8", DType::uint64}, {"f2", DType::float16}, {"f4", DType::float32},
     {"f8", DType::float64},
 };
 
@@ -36,8 +36,8 @@ struct Literal {
   std::string text;
   bool flag = false;
   std::int64_t integer = 0;
-  std::vector<Literal> items;                       // tuple, list: elements; dict: values
-  std::vector<std::string> keys;                    // dict only
+  std::vector<Literal> items;     // tuple, list: elements; dict: values
+  std::vector<std::string> keys;  // dict only
 };
 
 class LiteralReader {
@@ -263,15 +263,15 @@ NpyHeader parse_npy_header(std::span<const unsigned char> file) {
 
 std::string npy_descr(DType dtype) {
   for (const DescrCode& entry : kDescrCodes)
-    if (entry.dtype == dtype && entry.code != "?") return std::string(dtype_size(dtype) == 1 ? "|" : "<").append(entry.code);
+    if (entry.dtype == dtype && entry.code != "?")
+      return std::string(dtype_size(dtype) == 1 ? "|" : "<").append(entry.code);
   return "?";
 }
 
 std::string format_npy_header(DType dtype, bool fortran_order, std::span<const std::int64_t> shape) {
-  std::string dictionary = "{'descr': '" + npy_descr(dtype) + "', 'fortran_order': " +
-                           (fortran_order ? "True" : "False") + ", 'shape': (";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    dictionary += (i ? ", " : "") + std::to_string(shape[i]);
+  std::string dictionary =
+      "{'descr': '" + npy_descr(dtype) + "', 'fortran_order': " + (fortran_order ? "True" : "False") + ", 'shape': (";
+  for (std::size_t i = 0; i < shape.size(); ++i) dictionary += (i ? ", " : "") + std::to_string(shape[i]);
   dictionary += shape.size() == 1 ? ",), }" : "), }";
   // Version 1.0 (a 2-byte length field) always suffices: at most kMaxRank lengths of at most
   // 19 digits each keep the header far below 64 KiB.

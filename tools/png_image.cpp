@@ -46,14 +46,13 @@ std::vector<unsigned char> to_bytes(const AnyTensor& x, std::string& problem) {
     for (std::size_t i = 0; i < count && problem.empty(); ++i) {
       const double v = static_cast<double>(values[i]);
       if constexpr (is_floating_element_v<T>) {
-        if (!(v >= 0.0 && v <= 1.0))
-          problem = "a float picture must hold values in [0, 1], found " + std::to_string(v);
-        else
-          bytes[i] = static_cast<unsigned char>(std::lround(v * 255.0));
+        if (!(v >= 0.0 && v <= 1.0)) problem = "a float picture must hold values in [0, 1], found " + std::to_string(v);
+        else bytes[i] = static_cast<unsigned char>(std::lround(v * 255.0));
       } else if constexpr (std::is_same_v<T, bool>) {
         bytes[i] = values[i] ? 255 : 0;
       } else {
-        if (v < 0.0 || v > 255.0) problem = "an integer picture must hold values in [0, 255], found " + std::to_string(values[i]);
+        if (v < 0.0 || v > 255.0)
+          problem = "an integer picture must hold values in [0, 255], found " + std::to_string(values[i]);
         else bytes[i] = static_cast<unsigned char>(values[i]);
       }
     }
@@ -106,8 +105,7 @@ AnyTensor load_png(const std::string& path) {
 
 std::optional<std::string> png_shape_problem(const AnyTensor& x) {
   const bool shape_ok = x.rank() == 2 || (x.rank() == 3 && x.shape()[2] >= 1 && x.shape()[2] <= 4);
-  if (!shape_ok)
-    return "a PNG holds h w or h w c with c = 1, 2, 3 or 4, not shape " + detail::format_shape(x.shape());
+  if (!shape_ok) return "a PNG holds h w or h w c with c = 1, 2, 3 or 4, not shape " + detail::format_shape(x.shape());
   constexpr auto kMaxSide = static_cast<std::int64_t>(PNG_UINT_31_MAX);
   if (x.shape()[0] < 1 || x.shape()[1] < 1 || x.shape()[0] > kMaxSide || x.shape()[1] > kMaxSide)
     return "a PNG needs a height and width of at least 1, not shape " + detail::format_shape(x.shape());

@@ -11,9 +11,15 @@ namespace {
 
 // 3x5 glyphs of the digits, one row per string, '#' lit.
 constexpr std::array<std::array<const char*, 5>, 10> kGlyphs = {{
-    {"###", "#.#", "#.#", "#.#", "###"}, {".#.", "##.", ".#.", ".#.", "###"}, {"###", "..#", "###", "#..", "###"},
-    {"###", "..#", "###", "..#", "###"}, {"#.#", "#.#", "###", "..#", "..#"}, {"###", "#..", "###", "..#", "###"},
-    {"###", "#..", "###", "#.#", "###"}, {"###", "..#", ".#.", ".#.", ".#."}, {"###", "#.#", "###", "#.#", "###"},
+    {"###", "#.#", "#.#", "#.#", "###"},
+    {".#.", "##.", ".#.", ".#.", "###"},
+    {"###", "..#", "###", "#..", "###"},
+    {"###", "..#", "###", "..#", "###"},
+    {"#.#", "#.#", "###", "..#", "..#"},
+    {"###", "#..", "###", "..#", "###"},
+    {"###", "#..", "###", "#.#", "###"},
+    {"###", "..#", ".#.", ".#.", ".#."},
+    {"###", "#.#", "###", "#.#", "###"},
     {"###", "#.#", "###", "..#", "###"},
 }};
 
@@ -33,7 +39,9 @@ std::array<std::uint8_t, 3> hue_colour(double hue) {
 AnyTensor sample_digits(std::int64_t count, std::int64_t size) {
   AnyTensor batch(DType::uint8, Shape{count, size, size, 3});
   auto* pixels = static_cast<std::uint8_t*>(batch.data());
-  const auto at = [&](std::int64_t b, std::int64_t y, std::int64_t x) { return pixels + ((b * size + y) * size + x) * 3; };
+  const auto at = [&](std::int64_t b, std::int64_t y, std::int64_t x) {
+    return pixels + ((b * size + y) * size + x) * 3;
+  };
   for (std::int64_t b = 0; b < count; ++b) {
     const auto background = hue_colour(static_cast<double>(b) / static_cast<double>(count > 0 ? count : 1));
     for (std::int64_t y = 0; y < size; ++y)

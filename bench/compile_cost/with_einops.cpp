@@ -12,7 +12,8 @@ int main() {
   total += static_cast<std::size_t>(einops::rearrange(x, "b c h w -> b h w c").size());
   total += static_cast<std::size_t>(einops::rearrange(x, "b h w c -> b c h w").size());
   total += static_cast<std::size_t>(einops::rearrange(x, "b c h w -> b (c h w)").size());
-  total += static_cast<std::size_t>(einops::rearrange(x, "b c (h h2) (w w2) -> b (c h2 w2) h w", {{"h2", 2}, {"w2", 2}}).size());
+  total += static_cast<std::size_t>(
+      einops::rearrange(x, "b c (h h2) (w w2) -> b (c h2 w2) h w", {{"h2", 2}, {"w2", 2}}).size());
   total += static_cast<std::size_t>(einops::rearrange(x, "b (h w) c -> b c h w", {{"h", 4}}).size());
   total += static_cast<std::size_t>(einops::rearrange(x, "(b1 b2) h w c -> (b1 h) (b2 w) c", {{"b1", 2}}).size());
   total += static_cast<std::size_t>(einops::rearrange(x, "b c h w -> c b h w").size());

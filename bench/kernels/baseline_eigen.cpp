@@ -36,12 +36,9 @@ void run_reduce(benchmark::State& state, const Case& c, Eigen::ThreadPoolDevice&
   std::copy(out_shape.begin(), out_shape.end(), out_dims.begin());
   Map<T, Rank - Reduced> out(static_cast<T*>(output.data()), out_dims);
   for (auto _ : state) {
-    if (c.reduction == "sum")
-      out.device(device) = x.sum(axes);
-    else if (c.reduction == "max")
-      out.device(device) = x.maximum(axes);
-    else
-      out.device(device) = x.mean(axes);
+    if (c.reduction == "sum") out.device(device) = x.sum(axes);
+    else if (c.reduction == "max") out.device(device) = x.maximum(axes);
+    else out.device(device) = x.mean(axes);
     benchmark::ClobberMemory();
   }
 }
@@ -71,10 +68,8 @@ void run_typed(benchmark::State& state, const Case& c, Eigen::ThreadPoolDevice& 
       benchmark::ClobberMemory();
     }
   } else if constexpr (Rank == 4 || Rank == 6) {  // the views of the reduce cases
-    if (c.axes.size() == 1)
-      run_reduce<T, Rank, 1>(state, c, device, x, output);
-    else
-      run_reduce<T, Rank, 2>(state, c, device, x, output);
+    if (c.axes.size() == 1) run_reduce<T, Rank, 1>(state, c, device, x, output);
+    else run_reduce<T, Rank, 2>(state, c, device, x, output);
   } else {
     state.SkipWithError("reduction rank not instantiated");
   }

@@ -59,12 +59,9 @@ torch::Tensor run_once(const Case& c, const torch::Tensor& x, torch::Tensor& out
     case Kind::permute: out.copy_(x.permute(c.permutation)); break;
     case Kind::repeat: out.copy_(x.expand(c.expand)); break;
     case Kind::reduce:
-      if (c.reduction == "sum")
-        at::sum_out(out, x, c.axes);
-      else if (c.reduction == "max")
-        at::amax_out(out, x, c.axes);
-      else
-        at::mean_out(out, x, c.axes);
+      if (c.reduction == "sum") at::sum_out(out, x, c.axes);
+      else if (c.reduction == "max") at::amax_out(out, x, c.axes);
+      else at::mean_out(out, x, c.axes);
       break;
   }
   return out;
@@ -75,8 +72,8 @@ torch::Tensor run_once(const Case& c, const torch::Tensor& x, torch::Tensor& out
 std::string check(const Case& c, const einops::AnyTensor& input, const torch::Tensor& x, torch::Tensor& out) {
   const einops::AnyTensor expected = make_output(c);
   run_case(c, input, expected, c.axis_lengths());
-  torch::Tensor want = torch::from_blob(expected.data(), c.output_view(),
-                                        torch::TensorOptions().dtype(torch_dtype(expected.dtype())));
+  torch::Tensor want =
+      torch::from_blob(expected.data(), c.output_view(), torch::TensorOptions().dtype(torch_dtype(expected.dtype())));
   if (c.pool_window != 0 && c.channels_last) want = want.permute({0, 3, 1, 2});
   const torch::Tensor got = run_once(c, x, out).to(torch::kFloat64);
   want = want.to(torch::kFloat64);
@@ -116,10 +113,8 @@ bool torch_implements(const Case& c) {
   torch::Tensor out = torch::zeros({1, 1, 1, 1}, options);
   const std::vector<std::int64_t> window{c.pool_window, c.pool_window};
   try {
-    if (c.reduction == "max")
-      (void)at::max_pool2d(x, window, window);
-    else
-      at::avg_pool2d_out(out, x, window, window);
+    if (c.reduction == "max") (void)at::max_pool2d(x, window, window);
+    else at::avg_pool2d_out(out, x, window, window);
   } catch (const std::exception&) {
     return false;
   }
@@ -141,9 +136,9 @@ void run_torch_allocating(benchmark::State& state, const Case& c, int threads) {
 }  // namespace
 
 void register_torch_allocating(const Case& c, int threads) {
-  configure(benchmark::RegisterBenchmark(benchmark_name("torch-alloc", c, threads).c_str(), run_torch_allocating, c,
-                                         threads),
-            c);
+  configure(
+      benchmark::RegisterBenchmark(benchmark_name("torch-alloc", c, threads).c_str(), run_torch_allocating, c, threads),
+      c);
 }
 
 void register_torch(const Case& c, int threads) {

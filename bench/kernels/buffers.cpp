@@ -9,10 +9,8 @@ einops::AnyTensor make_input(const Case& c) {
     T* data = static_cast<T*>(x.data());
     for (std::int64_t i = 0; i < x.size(); ++i) {
       const auto value = static_cast<std::int64_t>((i * 37 + 11) % 101) - 50;
-      if constexpr (std::is_same_v<T, bool>)
-        data[i] = value > 0;
-      else
-        data[i] = static_cast<T>(value);
+      if constexpr (std::is_same_v<T, bool>) data[i] = value > 0;
+      else data[i] = static_cast<T>(value);
     }
   });
   return x;

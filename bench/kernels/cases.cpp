@@ -47,9 +47,8 @@ Case image(std::string pattern, einops::Shape shape, DType dtype, std::vector<st
 /// divisible by k.
 Case pool(std::string pattern, std::string reduction, einops::Shape shape, DType dtype, std::int64_t k,
           bool channels_last) {
-  const einops::Shape view =
-      channels_last ? einops::Shape{shape[0], shape[1] / k, k, shape[2] / k, k, shape[3]}
-                    : einops::Shape{shape[0], shape[1], shape[2] / k, k, shape[3] / k, k};
+  const einops::Shape view = channels_last ? einops::Shape{shape[0], shape[1] / k, k, shape[2] / k, k, shape[3]}
+                                           : einops::Shape{shape[0], shape[1], shape[2] / k, k, shape[3] / k, k};
   Case c = reduce(std::move(pattern), std::move(reduction), std::move(shape), dtype, view,
                   channels_last ? std::vector<std::int64_t>{2, 4} : std::vector<std::int64_t>{3, 5});
   c.pool_window = k;
@@ -68,8 +67,8 @@ std::vector<Case> make_cases() {
   all.push_back(permute("b h w c -> b c h w", {32, 56, 56, 64}, DType::float32, {32, 56, 56, 64}, {0, 3, 1, 2}));
   all.push_back(permute("b (h h2) (w w2) c -> b h w (c h2 w2)", {16, 56, 56, 64}, DType::float32,
                         {16, 28, 2, 28, 2, 64}, {0, 1, 3, 5, 2, 4}, {{"h2", 2}, {"w2", 2}}));
-  all.push_back(permute("a b c d e -> e d c b a", {16, 16, 16, 16, 64}, DType::float32, {16, 16, 16, 16, 64},
-                        {4, 3, 2, 1, 0}));
+  all.push_back(
+      permute("a b c d e -> e d c b a", {16, 16, 16, 16, 64}, DType::float32, {16, 16, 16, 16, 64}, {4, 3, 2, 1, 0}));
   all.push_back(permute("a b c -> b a c", {256, 1024, 64}, DType::float32, {256, 1024, 64}, {1, 0, 2}));
 
   all.push_back(reduce("b c h w -> b c", "sum", bchw, DType::float32, bchw, {2, 3}));
@@ -132,8 +131,8 @@ std::vector<Case> make_cases() {
   const DType f32 = DType::float32;
   all.push_back(permute("b c h w -> b h w c", {2, 3, 4, 5}, f32, {2, 3, 4, 5}, {0, 2, 3, 1}, {}, "warm"));
   for (const std::int64_t n : {16, 64, 197})  // head split, d = 64
-    all.push_back(permute("b n (h d) -> b h n d", {1, n, 768 / (n == 197 ? 1 : 3)}, f32,
-                          {1, n, n == 197 ? 12 : 4, 64}, {0, 2, 1, 3}, {{"h", n == 197 ? 12 : 4}}, "warm"));
+    all.push_back(permute("b n (h d) -> b h n d", {1, n, 768 / (n == 197 ? 1 : 3)}, f32, {1, n, n == 197 ? 12 : 4, 64},
+                          {0, 2, 1, 3}, {{"h", n == 197 ? 12 : 4}}, "warm"));
   for (const std::int64_t n : {64, 197})  // head merge
     all.push_back(permute("b h n d -> b n (h d)", {1, n == 197 ? 12 : 4, n, 64}, f32, {1, n == 197 ? 12 : 4, n, 64},
                           {0, 2, 1, 3}, {}, "warm"));
@@ -144,7 +143,8 @@ std::vector<Case> make_cases() {
   for (const std::int64_t side : {16, 32}) {  // tokens <-> feature maps, 64 channels
     all.push_back(permute("b (h w) c -> b c h w", {1, side * side, 64}, f32, {1, side, side, 64}, {0, 3, 1, 2},
                           {{"h", side}}, "warm"));
-    all.push_back(permute("b c h w -> b (h w) c", {1, 64, side, side}, f32, {1, 64, side, side}, {0, 2, 3, 1}, {}, "warm"));
+    all.push_back(
+        permute("b c h w -> b (h w) c", {1, 64, side, side}, f32, {1, 64, side, side}, {0, 2, 3, 1}, {}, "warm"));
   }
   return all;
 }

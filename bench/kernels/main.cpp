@@ -29,7 +29,8 @@ namespace {
 template <class Pass>
 void split_pass(std::int64_t bytes, int threads, Pass pass) {
   const std::int64_t piece = (bytes / threads + 63) / 64 * 64;
-  einops::detail::parallel_for(bytes, piece, threads > 1, [&](std::int64_t begin, std::int64_t end) { pass(begin, end); });
+  einops::detail::parallel_for(bytes, piece, threads > 1,
+                               [&](std::int64_t begin, std::int64_t end) { pass(begin, end); });
 }
 
 /// Reads every byte once: 64-bit integer sums in four independent vector accumulators. Baseline
@@ -65,7 +66,8 @@ __attribute__((target("avx2"))) std::uint64_t read_pass_avx2(const std::byte* da
     d = _mm256_add_epi64(d, _mm256_loadu_si256(p + 3));
   }
   alignas(32) std::uint64_t lanes[4];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes),
+                     _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)));
   std::uint64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3];
   for (; i < end; ++i) sum += static_cast<std::uint64_t>(data[i]);
   return sum;

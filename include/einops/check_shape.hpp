@@ -62,7 +62,8 @@ template <class TensorLike, fixed_string... Names>
 ParsedShape check_shape(const TensorLike& x,
                         const std::type_identity_t<check_shape_pattern<given_lengths<Names...>>>& pattern,
                         axis_length<Names>... lengths) {
-  return detail::check_shape(std::span<const std::int64_t>(x.shape()), pattern.ref(), detail::to_axis_lengths(lengths...));
+  return detail::check_shape(std::span<const std::int64_t>(x.shape()), pattern.ref(),
+                             detail::to_axis_lengths(lengths...));
 }
 
 }  // namespace einops

@@ -6,7 +6,8 @@
 //                          einops::affine<"c">{.scale = {1 / 58.4f, 1 / 57.1f, 1 / 57.4f},
 //                                              .offset = {-2.12f, -2.04f, -1.80f}});
 //   // the same, allocating: the output element type first
-//   einops::Tensor<float> y = einops::rearrange<float>(images, "b h w c -> b c h w", einops::affine<>{.scale = {1 / 255.f}});
+//   einops::Tensor<float> y = einops::rearrange<float>(images, "b h w c -> b c h w", einops::affine<>{.scale = {1 /
+//   255.f}});
 //   // float b c h w back to uint8 b h w c (rounded to nearest even, saturated)
 //   einops::rearrange_into(blob, images, "b c h w -> b h w c", einops::affine<>{.scale = {255.f}});
 //
@@ -60,19 +61,21 @@ struct ConvertRef {
   ConvertRef() = default;
 };
 
-EINOPS_API void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
-                    const AxisLengths& lengths);
+EINOPS_API void rearrange_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern,
+                               const ConvertRef& map, const AxisLengths& lengths);
 EINOPS_API void repeat_into(const TensorRef& x, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
-                 const AxisLengths& lengths);
+                            const AxisLengths& lengths);
 /// A list input (stacked on a new leading axis, as einops does) into `out`, read in place.
-EINOPS_API void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern, const ConvertRef& map,
-                    const AxisLengths& lengths);
-EINOPS_API AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
-EINOPS_API AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
-                    const AxisLengths& lengths);
-EINOPS_API AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map, const AxisLengths& lengths);
+EINOPS_API void rearrange_into(std::span<const TensorRef> xs, const TensorRef& out, const PatternRef& pattern,
+                               const ConvertRef& map, const AxisLengths& lengths);
+EINOPS_API AnyTensor rearrange(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map,
+                               const AxisLengths& lengths);
+EINOPS_API AnyTensor rearrange(std::span<const TensorRef> xs, DType out, const PatternRef& pattern,
+                               const ConvertRef& map, const AxisLengths& lengths);
+EINOPS_API AnyTensor repeat(const TensorRef& x, DType out, const PatternRef& pattern, const ConvertRef& map,
+                            const AxisLengths& lengths);
 EINOPS_API AnyTensor repeat(std::span<const TensorRef> xs, DType out, const PatternRef& pattern, const ConvertRef& map,
-                 const AxisLengths& lengths);
+                            const AxisLengths& lengths);
 
 /// Runs `core(single-or-list of TensorRef)`: a list is read in place, never stacked first.
 template <class X, class Core>
@@ -92,8 +95,9 @@ auto run_converting(const X& x, Core&& core) {
 /// rearrange into `out` (any element type the conversion takes) through `map`.
 template <TensorInput X, TensorInput Out, fixed_string Axis>
   requires(!detail::list_input<Out>)
-void rearrange_into(const X& x, const Out& out, const std::type_identity_t<rearrange_pattern<affine_axis<Axis>>>& pattern,
-                    const affine<Axis>& map, const AxisLengths& lengths = {}) {
+void rearrange_into(const X& x, const Out& out,
+                    const std::type_identity_t<rearrange_pattern<affine_axis<Axis>>>& pattern, const affine<Axis>& map,
+                    const AxisLengths& lengths = {}) {
   detail::rearrange_into(detail::input_traits<X>::single(x), detail::input_traits<Out>::single(out), pattern.ref(), map,
                          lengths);
 }
@@ -110,17 +114,17 @@ void repeat_into(const X& x, const Out& out, const std::type_identity_t<repeat_p
 template <Element T, TensorInput X, fixed_string Axis = "">
 Tensor<T> rearrange(const X& x, const std::type_identity_t<rearrange_pattern<affine_axis<Axis>>>& pattern,
                     const affine<Axis>& map = {}, const AxisLengths& lengths = {}) {
-  return detail::run_converting(x, [&](const auto& in) {
-           return detail::rearrange(in, dtype_v<T>, pattern.ref(), map, lengths);
-         }).template as<T>();
+  return detail::run_converting(
+             x, [&](const auto& in) { return detail::rearrange(in, dtype_v<T>, pattern.ref(), map, lengths); })
+      .template as<T>();
 }
 /// repeat to a new Tensor<T>, converted, optionally through `map`.
 template <Element T, TensorInput X, fixed_string Axis = "">
 Tensor<T> repeat(const X& x, const std::type_identity_t<repeat_pattern<affine_axis<Axis>>>& pattern,
                  const affine<Axis>& map = {}, const AxisLengths& lengths = {}) {
-  return detail::run_converting(x, [&](const auto& in) {
-           return detail::repeat(in, dtype_v<T>, pattern.ref(), map, lengths);
-         }).template as<T>();
+  return detail::run_converting(
+             x, [&](const auto& in) { return detail::repeat(in, dtype_v<T>, pattern.ref(), map, lengths); })
+      .template as<T>();
 }
 
 }  // namespace einops

@@ -84,16 +84,17 @@ inline DLDataType to_dl_type(DType dtype) {
 /// The einops element type of a DLPack type, or EinopsError naming it.
 inline DType from_dl_type(const DLDataType& type) {
   if (type.lanes == 1) {
-    for (DType candidate : {DType::boolean, DType::int8, DType::int16, DType::int32, DType::int64, DType::uint8,
-                            DType::uint16, DType::uint32, DType::uint64, DType::float32, DType::float64,
-                            DType::float16, DType::bfloat16}) {
+    for (DType candidate :
+         {DType::boolean, DType::int8, DType::int16, DType::int32, DType::int64, DType::uint8, DType::uint16,
+          DType::uint32, DType::uint64, DType::float32, DType::float64, DType::float16, DType::bfloat16}) {
       const DLDataType known = to_dl_type(candidate);
       if (known.code == type.code && known.bits == type.bits) return candidate;
     }
   }
-  throw EinopsError("einops::from_dlpack: einops has no element type for DLPack's code " + std::to_string(type.code) +
-                    ", " + std::to_string(type.bits) + " bits, " + std::to_string(type.lanes) +
-                    " lanes (it has bool, int8..int64, uint8..uint64, float16, bfloat16, float32 and float64, one lane)");
+  throw EinopsError(
+      "einops::from_dlpack: einops has no element type for DLPack's code " + std::to_string(type.code) + ", " +
+      std::to_string(type.bits) + " bits, " + std::to_string(type.lanes) +
+      " lanes (it has bool, int8..int64, uint8..uint64, float16, bfloat16, float32 and float64, one lane)");
 }
 
 /// What to_dlpack hands out: the tensor (its storage kept alive), its shape and strides.
@@ -153,7 +154,9 @@ inline DLManagedTensor* to_dlpack(const AnyTensor& x) {
   out.strides = context->strides.data();
   out.byte_offset = 0;
   context->managed.manager_ctx = context.get();
-  context->managed.deleter = [](DLManagedTensor* self) { delete static_cast<detail::dlpack::Export*>(self->manager_ctx); };
+  context->managed.deleter = [](DLManagedTensor* self) {
+    delete static_cast<detail::dlpack::Export*>(self->manager_ctx);
+  };
   return &context.release()->managed;
 }
 

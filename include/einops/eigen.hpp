@@ -49,10 +49,8 @@ template <class U, std::size_t Rank, int Layout, class Index>
 Eigen::Tensor<U, static_cast<int>(Rank), Layout, Index> make_tensor(std::span<const std::int64_t> shape) {
   std::array<Index, Rank> dims{};
   for (std::size_t i = 0; i < Rank; ++i) dims[i] = static_cast<Index>(shape[i]);
-  if constexpr (Rank == 0)
-    return Eigen::Tensor<U, 0, Layout, Index>();
-  else
-    return Eigen::Tensor<U, static_cast<int>(Rank), Layout, Index>(dims);
+  if constexpr (Rank == 0) return Eigen::Tensor<U, 0, Layout, Index>();
+  else return Eigen::Tensor<U, static_cast<int>(Rank), Layout, Index>(dims);
 }
 
 /// Traits shared by the tensor types that own or map memory (Tensor, TensorMap, TensorFixedSize).
@@ -86,7 +84,8 @@ concept dense_with_memory = std::is_base_of_v<Eigen::DenseBase<X>, X> && (int(X:
 
 template <class T, int N, int Options, class Index>
 struct tensor_traits<Eigen::Tensor<T, N, Options, Index>>
-    : detail::eigen::tensor_memory_traits<Eigen::Tensor<T, N, Options, Index>, T, N, Options & Eigen::RowMajor, Index> {};
+    : detail::eigen::tensor_memory_traits<Eigen::Tensor<T, N, Options, Index>, T, N, Options & Eigen::RowMajor, Index> {
+};
 
 template <class Plain, int Options, template <class> class MakePointer>
 struct tensor_traits<Eigen::TensorMap<Plain, Options, MakePointer>>
@@ -112,10 +111,8 @@ struct tensor_traits<X> {
   static auto* data(X& x) { return x.data(); }
   static std::array<Eigen::Index, 2> shape(const X& x) { return {x.rows(), x.cols()}; }
   static std::array<Eigen::Index, 2> strides(const X& x) {
-    if constexpr (X::IsRowMajor)
-      return {x.outerStride(), x.innerStride()};
-    else
-      return {x.innerStride(), x.outerStride()};
+    if constexpr (X::IsRowMajor) return {x.outerStride(), x.innerStride()};
+    else return {x.innerStride(), x.outerStride()};
   }
 
   template <class U, std::size_t M>
@@ -123,9 +120,8 @@ struct tensor_traits<X> {
   static auto make(std::span<const std::int64_t> shape) {
     if constexpr (M == 2)
       return Eigen::Matrix<U, Eigen::Dynamic, Eigen::Dynamic, layout>(static_cast<Eigen::Index>(shape[0]),
-                                                                       static_cast<Eigen::Index>(shape[1]));
-    else
-      return detail::eigen::make_tensor<U, M, layout, Eigen::Index>(shape);
+                                                                      static_cast<Eigen::Index>(shape[1]));
+    else return detail::eigen::make_tensor<U, M, layout, Eigen::Index>(shape);
   }
 };
 

@@ -48,38 +48,38 @@ class EinMix {
   result_of_t<X> operator()(const X& x) const {
     return detail::input_traits<X>::typed(forward(detail::input_traits<X>::single(x)));
   }
-    EINOPS_API AnyTensor forward(const detail::TensorRef& x) const;
+  EINOPS_API AnyTensor forward(const detail::TensorRef& x) const;
 
-    /// The parameters. The handles share the layer's storage: writes through them change the layer.
-    const AnyTensor& weight() const { return weight_; }
-    const std::optional<AnyTensor>& bias() const { return bias_; }
-    /// Copies `values` (any strides; the parameter's shape and type) into the parameter; throws
-    /// EinopsError for another shape or type, and set_bias for a layer without a bias.
-    EINOPS_API void set_weight(const AnyTensor& values);
-    EINOPS_API void set_bias(const AnyTensor& values);
-    /// Re-initialises the parameters as einops does, from `seed`.
-    EINOPS_API void reset(std::uint64_t seed);
+  /// The parameters. The handles share the layer's storage: writes through them change the layer.
+  const AnyTensor& weight() const { return weight_; }
+  const std::optional<AnyTensor>& bias() const { return bias_; }
+  /// Copies `values` (any strides; the parameter's shape and type) into the parameter; throws
+  /// EinopsError for another shape or type, and set_bias for a layer without a bias.
+  EINOPS_API void set_weight(const AnyTensor& values);
+  EINOPS_API void set_bias(const AnyTensor& values);
+  /// Re-initialises the parameters as einops does, from `seed`.
+  EINOPS_API void reset(std::uint64_t seed);
 
-    DType dtype() const { return dtype_; }
-    const std::string& pattern() const { return pattern_; }
-    const std::string& weight_shape() const { return weight_shape_; }
-    const std::optional<std::string>& bias_shape() const { return bias_shape_; }
-    const AxisLengths& lengths() const { return lengths_; }
-    /// einops' repr: `EinMix('b c -> b d', 'c d', 'd', c=3, d=4)`.
-    EINOPS_API std::string repr() const;
-    /// The decomposition einops computes (patterns, lengths, einsum pattern, shapes, fan-in).
-    const detail::EinMixStructure& structure() const { return structure_; }
+  DType dtype() const { return dtype_; }
+  const std::string& pattern() const { return pattern_; }
+  const std::string& weight_shape() const { return weight_shape_; }
+  const std::optional<std::string>& bias_shape() const { return bias_shape_; }
+  const AxisLengths& lengths() const { return lengths_; }
+  /// einops' repr: `EinMix('b c -> b d', 'c d', 'd', c=3, d=4)`.
+  EINOPS_API std::string repr() const;
+  /// The decomposition einops computes (patterns, lengths, einsum pattern, shapes, fan-in).
+  const detail::EinMixStructure& structure() const { return structure_; }
 
-   private:
-    std::string pattern_;
-    std::string weight_shape_;
-    std::optional<std::string> bias_shape_;
-    AxisLengths lengths_;
-    DType dtype_;
-    detail::EinMixStructure structure_;
-    std::string einsum_pattern_;  // structure_.einsum_pattern in the notation of einops::einsum
-    AnyTensor weight_;
-    std::optional<AnyTensor> bias_;
+ private:
+  std::string pattern_;
+  std::string weight_shape_;
+  std::optional<std::string> bias_shape_;
+  AxisLengths lengths_;
+  DType dtype_;
+  detail::EinMixStructure structure_;
+  std::string einsum_pattern_;  // structure_.einsum_pattern in the notation of einops::einsum
+  AnyTensor weight_;
+  std::optional<AnyTensor> bias_;
 };
 
 }  // namespace einops

@@ -66,9 +66,9 @@ struct einsum_operand<AnyTensor> {
 /// The element type shared by all operands, or void (then the result is an AnyTensor).
 template <class First, class... Rest>
 struct einsum_element {
-  using type = std::conditional_t<(std::is_same_v<typename einsum_operand<First>::element,
-                                                  typename einsum_operand<Rest>::element> && ...),
-                                  typename einsum_operand<First>::element, void>;
+  using type = std::conditional_t<
+      (std::is_same_v<typename einsum_operand<First>::element, typename einsum_operand<Rest>::element> && ...),
+      typename einsum_operand<First>::element, void>;
 };
 
 /// The operands of einsum(args...): every argument but the last (the pattern).
@@ -99,10 +99,8 @@ auto einsum_of(std::string_view pattern, const Xs&... operands) {
   const std::array<AnyTensor, sizeof...(Xs)> any{AnyTensor(operands)...};
   AnyTensor result = einsum(std::span<const AnyTensor>(any), einsum_pattern<>(pattern));
   using T = typename einsum_element<Xs...>::type;
-  if constexpr (std::is_void_v<T>)
-    return result;
-  else
-    return result.template as<T>();
+  if constexpr (std::is_void_v<T>) return result;
+  else return result.template as<T>();
 }
 
 template <class Tuple, std::size_t... Index>

@@ -19,7 +19,8 @@ namespace einops {
 template <Element T>
 TensorView<T> flip(const TensorView<T>& x, std::size_t axis) {
   if (axis >= x.rank())
-    throw EinopsError("einops::flip: axis " + std::to_string(axis) + " of a tensor of rank " + std::to_string(x.rank()));
+    throw EinopsError("einops::flip: axis " + std::to_string(axis) + " of a tensor of rank " +
+                      std::to_string(x.rank()));
   Shape shape(x.shape().begin(), x.shape().end());
   Shape strides(x.strides().begin(), x.strides().end());
   T* data = x.data();

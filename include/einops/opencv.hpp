@@ -84,8 +84,7 @@ inline std::string advice_for_missing(DType dtype) {
     case DType::boolean:
       return "any and all give bool, as in numpy: on OpenCV's 0/255 masks use \"max\" (any) and \"min\" (all), or "
              "reduce einops::view(x) to get a built-in einops::AnyTensor";
-    default:
-      return "convert the tensor to an element type OpenCV has first, or keep it as a built-in einops::Tensor";
+    default: return "convert the tensor to an element type OpenCV has first, or keep it as a built-in einops::Tensor";
   }
 }
 
@@ -101,7 +100,8 @@ inline int depth_of(DType dtype) {
     case DType::float16: return CV_16F;
     default:
       throw EinopsError("A cv::Mat cannot hold the result's " + std::string(dtype_name(dtype)) +
-                        " elements (OpenCV's depths are 8U 8S 16U 16S 32S 32F 64F 16F): " + advice_for_missing(dtype) + ".");
+                        " elements (OpenCV's depths are 8U 8S 16U 16S 32S 32F 64F 16F): " + advice_for_missing(dtype) +
+                        ".");
   }
 }
 
@@ -161,7 +161,9 @@ struct tensor_traits<X> {
     if (m.channels() > 1) steps.push_back(1);
     return steps;
   }
-  static cv::Mat make(DType dtype, std::span<const std::int64_t> shape) { return detail::opencv::make_mat(dtype, shape); }
+  static cv::Mat make(DType dtype, std::span<const std::int64_t> shape) {
+    return detail::opencv::make_mat(dtype, shape);
+  }
 };
 
 namespace opencv {

@@ -53,8 +53,8 @@ inline constexpr int kMaxChannels = 4;
 inline std::string channel_axis(std::string_view pattern, bool left, const char* call) {
   const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(pattern);
   const Expression* side = parsed.ok() ? (left ? &parsed.value.left : &parsed.value.right) : nullptr;
-  if (side == nullptr || side->groups.empty() || side->groups.back().parenthesized || side->groups.back().axes.size() != 1 ||
-      side->groups.back().axes[0].kind != AxisKind::named)
+  if (side == nullptr || side->groups.empty() || side->groups.back().parenthesized ||
+      side->groups.back().axes.size() != 1 || side->groups.back().axes[0].kind != AxisKind::named)
     throw EinopsError(std::string("einops::opencv::") + call + ": the last " + (left ? "input" : "output") +
                       " axis of the pattern must be a named axis, the channels (\"" + std::string(pattern) + "\")");
   return side->groups.back().axes[0].name.str();
@@ -92,13 +92,14 @@ inline ImageRef image_ref(const cv::Mat& m) {
 /// The blob of `images` into `out` (see the header's comment): one pass, inputs read in place.
 /// `out` is reallocated only when its shape or depth is not the blob's (cv::Mat::create's rule),
 /// so a loop over batches reuses one blob and its pages.
-inline void blob_into(const std::vector<cv::Mat>& images, cv::Mat& out, const rearrange_pattern<>& pattern = "b h w c -> b c h w",
-                      const BlobParams& p = {}) {
+inline void blob_into(const std::vector<cv::Mat>& images, cv::Mat& out,
+                      const rearrange_pattern<>& pattern = "b h w c -> b c h w", const BlobParams& p = {}) {
   if (images.empty()) throw EinopsError("einops::opencv::blob: no images");
   const cv::Mat& first = images.front();
   const int channels = first.channels();
   for (const cv::Mat& image : images)
-    if (image.dims != 2 || image.type() != first.type() || image.size() != first.size() || channels > detail_blob::kMaxChannels)
+    if (image.dims != 2 || image.type() != first.type() || image.size() != first.size() ||
+        channels > detail_blob::kMaxChannels)
       throw EinopsError("einops::opencv::blob: the images must be 2-D, of one size and one type, with 1 to 4 channels");
   const std::string axis = detail_blob::channel_axis(pattern.text(), true, "blob");
   std::vector<detail_blob::ImageRef> shapes;
@@ -173,11 +174,14 @@ inline std::vector<cv::Mat> images(const cv::Mat& blob, const rearrange_pattern<
   const int rows = einops::detail::opencv::mat_length(out_shape[0] * out_shape[1]);
   cv::Mat all(rows, einops::detail::opencv::mat_length(out_shape[2]), CV_MAKETYPE(depth, channels));
   const Shape strides = einops::detail::row_major_strides(out_shape);
-  einops::detail::rearrange_into(einops::detail::TensorRef(einops::detail::opencv::dtype_of_depth(blob.depth()), blob.data, shape, std::span<const std::int64_t>(in_strides.begin(), in_strides.size())),
-                                 einops::detail::TensorRef(out_type, all.data, out_shape, strides), pattern.ref(), map, {});
+  einops::detail::rearrange_into(
+      einops::detail::TensorRef(einops::detail::opencv::dtype_of_depth(blob.depth()), blob.data, shape,
+                                std::span<const std::int64_t>(in_strides.begin(), in_strides.size())),
+      einops::detail::TensorRef(out_type, all.data, out_shape, strides), pattern.ref(), map, {});
   std::vector<cv::Mat> result;
   const auto height = static_cast<int>(out_shape[1]);
-  for (std::int64_t i = 0; i < out_shape[0]; ++i) result.push_back(all.rowRange(static_cast<int>(i) * height, static_cast<int>(i + 1) * height));
+  for (std::int64_t i = 0; i < out_shape[0]; ++i)
+    result.push_back(all.rowRange(static_cast<int>(i) * height, static_cast<int>(i + 1) * height));
   return result;
 }
 

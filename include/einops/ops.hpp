@@ -32,10 +32,10 @@ namespace einops {
 /// einops accepts them), or the Reduction enum.
 struct ReductionName {
   std::string_view name;
-  ReductionName(std::string_view reduction_name) : name(reduction_name) {}  // NOLINT(google-explicit-constructor)
-  ReductionName(const char* reduction_name) : name(reduction_name) {}       // NOLINT(google-explicit-constructor)
+  ReductionName(std::string_view reduction_name) : name(reduction_name) {}    // NOLINT(google-explicit-constructor)
+  ReductionName(const char* reduction_name) : name(reduction_name) {}         // NOLINT(google-explicit-constructor)
   ReductionName(const std::string& reduction_name) : name(reduction_name) {}  // NOLINT(google-explicit-constructor)
-  ReductionName(Reduction reduction) : name(reduction_name(reduction)) {}   // NOLINT(google-explicit-constructor)
+  ReductionName(Reduction reduction) : name(reduction_name(reduction)) {}     // NOLINT(google-explicit-constructor)
 };
 
 // ---- the run-time typed core -----------------------------------------------------------------

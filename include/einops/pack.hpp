@@ -62,8 +62,7 @@ Packed<Tensor<T>> pack(std::initializer_list<Tensor<T>> tensors, pack_pattern pa
 
 /// The parts share `packed`'s storage.
 template <Element T>
-std::vector<Tensor<T>> unpack(const Tensor<T>& packed, const std::vector<Shape>& packed_shapes,
-                              pack_pattern pattern) {
+std::vector<Tensor<T>> unpack(const Tensor<T>& packed, const std::vector<Shape>& packed_shapes, pack_pattern pattern) {
   const std::vector<AnyTensor> parts = unpack(AnyTensor(packed), packed_shapes, pattern);
   std::vector<Tensor<T>> typed;
   typed.reserve(parts.size());

@@ -22,8 +22,8 @@ enum class AxisKind : std::uint8_t { named, anonymous, ellipsis };
 /// One elementary axis as written: a name, an anonymous length such as `3`, or `...`.
 struct Axis {
   AxisKind kind = AxisKind::named;
-  AxisName name;            // the identifier; the digits of an anonymous axis; "..." for ellipsis
-  std::int64_t length = 0;  // anonymous axes only
+  AxisName name;             // the identifier; the digits of an anonymous axis; "..." for ellipsis
+  std::int64_t length = 0;   // anonymous axes only
   std::size_t position = 0;  // byte offset of the token in the whole pattern
   constexpr bool operator==(const Axis&) const = default;
 };
@@ -57,8 +57,8 @@ struct Expression {
 };
 
 struct ExpressionOptions {
-  bool allow_underscore = false;   // `_` as a placeholder name (parse_shape)
-  bool allow_duplicates = false;   // repeated names (einsum operands)
+  bool allow_underscore = false;  // `_` as a placeholder name (parse_shape)
+  bool allow_duplicates = false;  // repeated names (einsum operands)
 };
 
 template <class T>
@@ -127,11 +127,10 @@ constexpr bool is_unicode_letter(char32_t c) {
     char32_t first, last;
   };
   constexpr Range letters[] = {
-      {0xAA, 0xAA},     {0xB5, 0xB5},     {0xBA, 0xBA},     {0xC0, 0xD6},     {0xD8, 0xF6},
-      {0xF8, 0x2C1},    {0x370, 0x374},   {0x376, 0x377},   {0x37B, 0x37D},   {0x37F, 0x37F},
-      {0x386, 0x386},   {0x388, 0x3FF},   {0x400, 0x481},   {0x48A, 0x52F},   {0x531, 0x556},
-      {0x561, 0x587},   {0x5D0, 0x5EA},   {0x620, 0x64A},   {0x904, 0x939},   {0x1E00, 0x1FBC},
-      {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3},
+      {0xAA, 0xAA},   {0xB5, 0xB5},     {0xBA, 0xBA},     {0xC0, 0xD6},     {0xD8, 0xF6},     {0xF8, 0x2C1},
+      {0x370, 0x374}, {0x376, 0x377},   {0x37B, 0x37D},   {0x37F, 0x37F},   {0x386, 0x386},   {0x388, 0x3FF},
+      {0x400, 0x481}, {0x48A, 0x52F},   {0x531, 0x556},   {0x561, 0x587},   {0x5D0, 0x5EA},   {0x620, 0x64A},
+      {0x904, 0x939}, {0x1E00, 0x1FBC}, {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3},
   };
   for (const Range& range : letters)
     if (c >= range.first && c <= range.last) return true;
@@ -163,7 +162,8 @@ constexpr std::size_t find_text(std::string_view text, char needle, std::size_t 
 /// Counts non-overlapping occurrences of `needle` in `text`.
 constexpr std::size_t count_occurrences(std::string_view text, std::string_view needle) {
   std::size_t count = 0;
-  for (std::size_t at = find_text(text, needle); at != std::string_view::npos; at = find_text(text, needle, at + needle.size()))
+  for (std::size_t at = find_text(text, needle); at != std::string_view::npos;
+       at = find_text(text, needle, at + needle.size()))
     ++count;
   return count;
 }
@@ -249,8 +249,7 @@ struct ExpressionBuilder {
   constexpr PatternError add_token(std::size_t begin, std::size_t end) {
     const std::string_view token = text.substr(begin, end - begin);
     const std::size_t position = offset + begin;
-    if (++axis_count > kMaxPatternAxes)
-      return make_error(PatternErrorKind::too_many_axes, position, token.size());
+    if (++axis_count > kMaxPatternAxes) return make_error(PatternErrorKind::too_many_axes, position, token.size());
     if (token == "...") {
       expression.has_ellipsis = true;
       expression.ellipsis_parenthesized = open_group != nullptr;
@@ -264,12 +263,9 @@ struct ExpressionBuilder {
         // Checked before multiplying, so value * 10 never overflows.
         if (value > limit / 10) value = limit + 1;
         else value = value * 10 + (c - '0');
-        if (value > limit)
-          return make_error(PatternErrorKind::anonymous_too_large, position,
-                            token.size());
+        if (value > limit) return make_error(PatternErrorKind::anonymous_too_large, position, token.size());
       }
-      if (value == 0)
-        return make_error(PatternErrorKind::anonymous_zero, position, token.size());
+      if (value == 0) return make_error(PatternErrorKind::anonymous_zero, position, token.size());
       if (value == 1) {  // a unit axis: an empty group at top level, nothing inside brackets
         if (open_group == nullptr) {
           Group unit{};
@@ -466,8 +462,8 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
   for (std::size_t i = 0; i < tokens.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (text_of(tokens[i]) == text_of(tokens[j])) {
-        result.error = make_error(PatternErrorKind::pack_duplicate_axis, tokens[i].begin,
-                                  tokens[i].end - tokens[i].begin);
+        result.error =
+            make_error(PatternErrorKind::pack_duplicate_axis, tokens[i].begin, tokens[i].end - tokens[i].begin);
         return result;
       }
   std::size_t star = tokens.size();
@@ -481,8 +477,7 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
     if (i == star) continue;
     const std::string_view name = text_of(tokens[i]);
     if (!is_valid_axis_name(name)) {
-      result.error =
-          make_error(PatternErrorKind::pack_invalid_axis, tokens[i].begin, name.size());
+      result.error = make_error(PatternErrorKind::pack_invalid_axis, tokens[i].begin, name.size());
       return result;
     }
     (i < star ? result.value.before : result.value.after)
@@ -534,7 +529,8 @@ constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view patte
     if (comma == std::string_view::npos) break;
     begin = comma + 1;
   }
-  ParseResult<Expression> output = parse_expression(pattern.substr(arrow + 2), arrow + 2, ExpressionOptions{true, false});
+  ParseResult<Expression> output =
+      parse_expression(pattern.substr(arrow + 2), arrow + 2, ExpressionOptions{true, false});
   if (!output.ok()) {
     result.error = output.error;
     return result;

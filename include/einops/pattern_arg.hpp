@@ -121,7 +121,8 @@ constexpr void report_pattern_error(PatternErrorKind kind, std::index_sequence<I
 /// template argument (invalid_pattern's) but print a call's string argument whole, in the note
 /// "in call to 'pattern_is_invalid(..., &"reason"[0])'".
 constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const char* reason) {
-  report_pattern_error(kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
+  report_pattern_error(
+      kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
 }
 constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(kind, reason_text(kind)); }
 
@@ -204,7 +205,8 @@ struct fact_traits<static_rank<Rank>> {
 template <class Fact>
 constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operation) {
   using traits = fact_traits<Fact>;
-  if constexpr (traits::gives_lengths) return check_length_names(pattern, operation, {traits::names, traits::count}, true);
+  if constexpr (traits::gives_lengths)
+    return check_length_names(pattern, operation, {traits::names, traits::count}, true);
   if constexpr (traits::rank != kNoStaticRank)
     if (!accepts_input_rank(pattern, traits::rank))
       report_input_rank<traits::rank>(fixed_input_dims(pattern), pattern.left.has_ellipsis);
@@ -305,7 +307,8 @@ struct arrow_grammar {
     const ParseResult<ArrowPattern> result = parse_arrow_pattern(text);
     if (!result.ok()) detail::report_pattern_error(result.error.kind);
     if (const PatternError error = check_arrow_pattern(result.value, Op)) detail::report_pattern_error(error.kind);
-    if (const PatternError error = detail::check_facts<Facts...>(result.value, Op)) detail::report_pattern_error(error.kind);
+    if (const PatternError error = detail::check_facts<Facts...>(result.value, Op))
+      detail::report_pattern_error(error.kind);
     detail::check_affine_facts<Facts...>(result.value);
     if constexpr (CarryParsed) parsed.record(result.value);
   }

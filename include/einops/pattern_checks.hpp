@@ -83,8 +83,10 @@ constexpr PatternError check_arrow_pattern(const ArrowPattern& pattern, Operatio
         return fault(PatternErrorKind::anonymous_in_rearrange, *anonymous);
       if (const Axis* anonymous = first_of_kind(right, AxisKind::anonymous))
         return fault(PatternErrorKind::anonymous_in_rearrange, *anonymous);
-      if (const Axis* missing = first_missing(left, right)) return fault(PatternErrorKind::identifier_one_side, *missing);
-      if (const Axis* missing = first_missing(right, left)) return fault(PatternErrorKind::identifier_one_side, *missing);
+      if (const Axis* missing = first_missing(left, right))
+        return fault(PatternErrorKind::identifier_one_side, *missing);
+      if (const Axis* missing = first_missing(right, left))
+        return fault(PatternErrorKind::identifier_one_side, *missing);
       break;
     case Operation::repeat:
       if (const Axis* missing = first_missing(left, right))
@@ -118,13 +120,15 @@ constexpr PatternError check_given_names(std::span<const std::string_view> names
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string_view name = names[i];
     if (!is_valid_axis_name(name))
-      return PatternError{PatternErrorKind::invalid_length_name, reason_text(PatternErrorKind::invalid_length_name), 0, 0};
+      return PatternError{PatternErrorKind::invalid_length_name, reason_text(PatternErrorKind::invalid_length_name), 0,
+                          0};
     if (!used(name))
-      return PatternError{PatternErrorKind::unused_length_name, reason_text(PatternErrorKind::unused_length_name), 0, 0};
+      return PatternError{PatternErrorKind::unused_length_name, reason_text(PatternErrorKind::unused_length_name), 0,
+                          0};
     for (std::size_t j = 0; j < i; ++j)
       if (names[j] == name)
-        return PatternError{PatternErrorKind::duplicate_length_name, reason_text(PatternErrorKind::duplicate_length_name),
-                            0, 0};
+        return PatternError{PatternErrorKind::duplicate_length_name,
+                            reason_text(PatternErrorKind::duplicate_length_name), 0, 0};
   }
   return {};
 }
@@ -187,7 +191,8 @@ constexpr PatternError check_shape_expression(const Expression& expression) {
   using namespace detail::checks;
   for (const Group& group : expression.groups)
     for (const Axis& axis : group.axes)
-      if (group.parenthesized && axis.kind == AxisKind::ellipsis) return fault(PatternErrorKind::ellipsis_in_group, axis);
+      if (group.parenthesized && axis.kind == AxisKind::ellipsis)
+        return fault(PatternErrorKind::ellipsis_in_group, axis);
   return {};
 }
 

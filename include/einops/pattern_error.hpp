@@ -142,7 +142,6 @@ constexpr FilledReason wrong_rank_reason_text(std::size_t expected, bool at_leas
 
 }  // namespace detail
 
-
 /// The reason of every error kind, in words, written only here: the parser, the checks, the plan
 /// and the compile-time diagnostics all take their text from this table.
 constexpr const char* reason_text(PatternErrorKind kind) {
@@ -153,7 +152,8 @@ constexpr const char* reason_text(PatternErrorKind kind) {
     case PatternErrorKind::dots_outside_ellipsis: return "Expression may contain dots only inside ellipsis (...)";
     case PatternErrorKind::ellipsis_repeated:
       return "Expression may contain dots only inside ellipsis (...); only one ellipsis for tensor";
-    case PatternErrorKind::nested_brackets: return "Axis composition is one-level (brackets inside brackets not allowed)";
+    case PatternErrorKind::nested_brackets:
+      return "Axis composition is one-level (brackets inside brackets not allowed)";
     case PatternErrorKind::unbalanced_close: return "Brackets are not balanced";
     case PatternErrorKind::unbalanced_open: return "Imbalanced parentheses in expression";
     case PatternErrorKind::unknown_character: return "Unknown character";

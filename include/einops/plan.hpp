@@ -78,8 +78,8 @@ struct Plan {
   std::vector<int> output_axis_source;  // input axis feeding each output axis, or -1 for an added axis
   std::vector<int> output_axis_dim;     // the output dimension each output axis is merged into
 
-  std::vector<int> reduced_axes;  // input axes that are reduced, in input order
-  std::vector<int> permutation;   // einops' order: kept input axes in output order, then reduced
+  std::vector<int> reduced_axes;   // input axes that are reduced, in input order
+  std::vector<int> permutation;    // einops' order: kept input axes in output order, then reduced
   std::int64_t reduced_count = 1;  // elements reduced into each output element
   Shape output_shape;
   std::int64_t output_size = 0;
@@ -126,9 +126,11 @@ EINOPS_API Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_
                           std::span<const std::int64_t> output_strides);
 
 /// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
-EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan, std::span<const std::int64_t> input_strides);
+EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan,
+                                                                 std::span<const std::int64_t> input_strides);
 /// The stride (in elements) of each output axis of `plan` for an output with `output_strides`.
-EINOPS_API std::array<std::int64_t, kMaxRank> output_axis_strides(const Plan& plan, std::span<const std::int64_t> output_strides);
+EINOPS_API std::array<std::int64_t, kMaxRank> output_axis_strides(const Plan& plan,
+                                                                  std::span<const std::int64_t> output_strides);
 
 /// Two output axes of a plan (indices into output_axis_names) that one output dimension merges
 /// but whose strides in the input do not continue each other: the reason a view is impossible.

@@ -40,13 +40,13 @@ struct ReductionTraits {
 
 inline constexpr std::array kReductions = {
     //              reduction        name    numpy_ufunc    result                            floating divides identity
-    ReductionTraits{Reduction::min,  "min",  "minimum",     ReductionResult::input,           false,   false,   false},
-    ReductionTraits{Reduction::max,  "max",  "maximum",     ReductionResult::input,           false,   false,   false},
-    ReductionTraits{Reduction::sum,  "sum",  "add",         ReductionResult::widened_integer, false,   false,   true},
-    ReductionTraits{Reduction::mean, "mean", "add",         ReductionResult::input,           true,    true,    true},
-    ReductionTraits{Reduction::prod, "prod", "multiply",    ReductionResult::widened_integer, false,   false,   true},
-    ReductionTraits{Reduction::any,  "any",  "logical_or",  ReductionResult::boolean,         false,   false,   true},
-    ReductionTraits{Reduction::all,  "all",  "logical_and", ReductionResult::boolean,         false,   false,   true},
+    ReductionTraits{Reduction::min, "min", "minimum", ReductionResult::input, false, false, false},
+    ReductionTraits{Reduction::max, "max", "maximum", ReductionResult::input, false, false, false},
+    ReductionTraits{Reduction::sum, "sum", "add", ReductionResult::widened_integer, false, false, true},
+    ReductionTraits{Reduction::mean, "mean", "add", ReductionResult::input, true, true, true},
+    ReductionTraits{Reduction::prod, "prod", "multiply", ReductionResult::widened_integer, false, false, true},
+    ReductionTraits{Reduction::any, "any", "logical_or", ReductionResult::boolean, false, false, true},
+    ReductionTraits{Reduction::all, "all", "logical_and", ReductionResult::boolean, false, false, true},
 };
 
 namespace detail {

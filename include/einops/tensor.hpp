@@ -97,7 +97,8 @@ class TensorView {
     detail::check_view_extent(shape_, strides_, sizeof(T));
   }
   /// Any strides (in elements), including negative and zero.
-  TensorView(T* data, Shape shape, Shape strides) : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
+  TensorView(T* data, Shape shape, Shape strides)
+      : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
     if (shape_.size() != strides_.size())
       throw EinopsError("TensorView: shape " + detail::format_shape(shape_) + " and strides " +
                         detail::format_shape(strides_) + " have different ranks");
@@ -107,7 +108,8 @@ class TensorView {
   template <class U>
     requires(std::is_const_v<T> && std::is_same_v<std::remove_const_t<T>, U>)
   TensorView(const TensorView<U>& other)  // NOLINT(google-explicit-constructor): like T* -> const T*
-      : data_(other.data()), shape_(other.shape().begin(), other.shape().end()),
+      : data_(other.data()),
+        shape_(other.shape().begin(), other.shape().end()),
         strides_(other.strides().begin(), other.strides().end()) {}
 
   T* data() const { return data_; }
@@ -129,7 +131,9 @@ class TensorView {
     }
     return data_[offset];
   }
-  T& at(std::initializer_list<std::int64_t> index) const { return at(std::span<const std::int64_t>(index.begin(), index.size())); }
+  T& at(std::initializer_list<std::int64_t> index) const {
+    return at(std::span<const std::int64_t>(index.begin(), index.size()));
+  }
 
   /// The elements in row-major order (a copy).
   std::vector<std::remove_const_t<T>> to_vector() const {
@@ -210,7 +214,7 @@ class Tensor {
   }
 
   TensorView<T> view() const { return TensorView<T>(data_, shape_, strides_); }
-  operator TensorView<T>() const { return view(); }              // NOLINT(google-explicit-constructor)
+  operator TensorView<T>() const { return view(); }                             // NOLINT(google-explicit-constructor)
   operator TensorView<const T>() const { return TensorView<const T>(view()); }  // NOLINT
 
   T& at(std::span<const std::int64_t> index) const { return view().at(index); }
@@ -232,16 +236,25 @@ class AnyTensor {
   /// A zero-filled tensor of the given dtype and shape.
   EINOPS_API AnyTensor(DType dtype, Shape shape);
   AnyTensor(DType dtype, std::shared_ptr<void> storage, void* data, Shape shape, Shape strides)
-      : dtype_(dtype), storage_(std::move(storage)), data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
+      : dtype_(dtype),
+        storage_(std::move(storage)),
+        data_(data),
+        shape_(std::move(shape)),
+        strides_(std::move(strides)) {}
   template <Element T>
   AnyTensor(const Tensor<T>& typed)  // NOLINT(google-explicit-constructor): a typed tensor is an AnyTensor
-      : dtype_(dtype_v<T>), storage_(typed.storage()), data_(typed.data()),
-        shape_(typed.shape().begin(), typed.shape().end()), strides_(typed.strides().begin(), typed.strides().end()) {}
+      : dtype_(dtype_v<T>),
+        storage_(typed.storage()),
+        data_(typed.data()),
+        shape_(typed.shape().begin(), typed.shape().end()),
+        strides_(typed.strides().begin(), typed.strides().end()) {}
   /// Aliases caller memory (no ownership).
   template <Element T>
   AnyTensor(const TensorView<T>& view)  // NOLINT(google-explicit-constructor)
-      : dtype_(dtype_v<T>), data_(const_cast<std::remove_const_t<T>*>(view.data())),
-        shape_(view.shape().begin(), view.shape().end()), strides_(view.strides().begin(), view.strides().end()) {}
+      : dtype_(dtype_v<T>),
+        data_(const_cast<std::remove_const_t<T>*>(view.data())),
+        shape_(view.shape().begin(), view.shape().end()),
+        strides_(view.strides().begin(), view.strides().end()) {}
 
   DType dtype() const { return dtype_; }
   void* data() const { return data_; }
@@ -261,7 +274,9 @@ class AnyTensor {
     return Tensor<T>(storage_, static_cast<T*>(data_), shape_, strides_);
   }
   template <Element T>
-  operator Tensor<T>() const { return as<T>(); }  // NOLINT(google-explicit-constructor)
+  operator Tensor<T>() const {
+    return as<T>();
+  }  // NOLINT(google-explicit-constructor)
 
  private:
   DType dtype_ = DType::float32;

@@ -61,8 +61,7 @@ inline constexpr std::chrono::microseconds kMaxSpinWait{1'000'000};
 
 /// A host application's parallel loop: calls body(i) exactly once for every i in [0, count), on
 /// any threads, in any order, and returns when every call has returned. Bodies do not throw.
-using ParallelFor =
-    std::function<void(std::int64_t count, const std::function<void(std::int64_t index)>& body)>;
+using ParallelFor = std::function<void(std::int64_t count, const std::function<void(std::int64_t index)>& body)>;
 
 /// Runs einops' parallel work through `parallel_for` instead of the built-in pool, e.g.
 ///   einops::set_parallel_for([](std::int64_t n, const std::function<void(std::int64_t)>& body) {

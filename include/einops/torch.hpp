@@ -117,7 +117,9 @@ struct tensor_traits<at::Tensor> {
   static at::Tensor einsum(const std::string& compact_pattern, std::span<const at::Tensor> xs) {
     return at::einsum(compact_pattern, at::TensorList(xs.data(), xs.size()));
   }
-  static std::string describe_error(const std::exception& error) { return detail::torch_adapter::describe_error(error); }
+  static std::string describe_error(const std::exception& error) {
+    return detail::torch_adapter::describe_error(error);
+  }
 };
 
 namespace detail::torch_adapter {
@@ -147,7 +149,8 @@ inline at::Tensor rearrange_view(const at::Tensor& x, const rearrange_pattern<>&
   return detail::torch_adapter::rearrange_view(x, pattern.ref(), lengths);
 }
 template <fixed_string... Names>
-at::Tensor rearrange_view(const at::Tensor& x, const std::type_identity_t<rearrange_pattern<given_lengths<Names...>>>& pattern,
+at::Tensor rearrange_view(const at::Tensor& x,
+                          const std::type_identity_t<rearrange_pattern<given_lengths<Names...>>>& pattern,
                           axis_length<Names>... lengths) {
   return detail::torch_adapter::rearrange_view(x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }

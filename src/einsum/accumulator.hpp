@@ -13,16 +13,14 @@
 namespace einops::detail::einsum {
 
 template <class T>
-using Accumulator = std::conditional_t<
-    is_floating_element_v<T>, std::conditional_t<std::is_same_v<T, double>, double, float>,
-    std::conditional_t<(sizeof(T) <= 4 && !std::is_same_v<T, bool>), std::uint32_t, std::uint64_t>>;
+using Accumulator =
+    std::conditional_t<is_floating_element_v<T>, std::conditional_t<std::is_same_v<T, double>, double, float>,
+                       std::conditional_t<(sizeof(T) <= 4 && !std::is_same_v<T, bool>), std::uint32_t, std::uint64_t>>;
 
 template <class T>
 T finish(Accumulator<T> sum) {
-  if constexpr (std::is_same_v<T, bool>)
-    return sum != 0;
-  else
-    return static_cast<T>(sum);  // modular for integers (C++20)
+  if constexpr (std::is_same_v<T, bool>) return sum != 0;
+  else return static_cast<T>(sum);  // modular for integers (C++20)
 }
 
 }  // namespace einops::detail::einsum

@@ -65,24 +65,24 @@ void sum_loops(const T* in, T* out, const Walk& walk) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, std::uint64_t>;
   const int last = walk.rank - 1;
   const int inner = walk.reduced_rank - 1;
-  for_each_run(walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
-    const std::int64_t length = last >= 0 ? walk.extent[static_cast<std::size_t>(last)] : 1;
-    for (std::int64_t i = 0; i < length; ++i) {
-      const T* base = in + in_offset + (last >= 0 ? i * walk.in_stride[static_cast<std::size_t>(last)] : 0);
-      Acc sum{0};
-      for_each_run(walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
-                   [&](std::int64_t offset, std::int64_t) {
-                     const std::int64_t count = inner >= 0 ? walk.reduced_extent[static_cast<std::size_t>(inner)] : 1;
-                     const std::int64_t step = inner >= 0 ? walk.reduced_stride[static_cast<std::size_t>(inner)] : 0;
-                     for (std::int64_t r = 0; r < count; ++r) sum += static_cast<Acc>(base[offset + r * step]);
-                   });
-      T& target = out[out_offset + (last >= 0 ? i * walk.out_stride[static_cast<std::size_t>(last)] : 0)];
-      if constexpr (std::is_same_v<T, bool>)
-        target = sum != 0;
-      else
-        target = static_cast<T>(sum);
-    }
-  });
+  for_each_run(
+      walk.rank, walk.extent, walk.in_stride, walk.out_stride, [&](std::int64_t in_offset, std::int64_t out_offset) {
+        const std::int64_t length = last >= 0 ? walk.extent[static_cast<std::size_t>(last)] : 1;
+        for (std::int64_t i = 0; i < length; ++i) {
+          const T* base = in + in_offset + (last >= 0 ? i * walk.in_stride[static_cast<std::size_t>(last)] : 0);
+          Acc sum{0};
+          for_each_run(
+              walk.reduced_rank, walk.reduced_extent, walk.reduced_stride, walk.reduced_stride,
+              [&](std::int64_t offset, std::int64_t) {
+                const std::int64_t count = inner >= 0 ? walk.reduced_extent[static_cast<std::size_t>(inner)] : 1;
+                const std::int64_t step = inner >= 0 ? walk.reduced_stride[static_cast<std::size_t>(inner)] : 0;
+                for (std::int64_t r = 0; r < count; ++r) sum += static_cast<Acc>(base[offset + r * step]);
+              });
+          T& target = out[out_offset + (last >= 0 ? i * walk.out_stride[static_cast<std::size_t>(last)] : 0)];
+          if constexpr (std::is_same_v<T, bool>) target = sum != 0;
+          else target = static_cast<T>(sum);
+        }
+      });
 }
 
 /// visit_dtype for the types einsum sums in (every dtype but the 16-bit floats).
@@ -92,8 +92,7 @@ void with_arithmetic_type(DType type, F&& f) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>)
       throw EinopsError("einsum: no summation for dtype " + std::string(dtype_name(type)));
-    else
-      f(zero);
+    else f(zero);
   });
 }
 
@@ -290,10 +289,8 @@ void contract_into(const Term& a_in, const Term& b_in, const Term& out, const Ex
   for (int label : batch)
     problem.push_batch(extent[static_cast<std::size_t>(label)], a.stride_of(label), b.stride_of(label),
                        target.stride_of(label));
-  if (route == Route::small_product && small_product_takes(a.dtype))
-    small_batched_product(a.dtype, problem);
-  else
-    batched_gemm(a.dtype, problem);
+  if (route == Route::small_product && small_product_takes(a.dtype)) small_batched_product(a.dtype, problem);
+  else batched_gemm(a.dtype, problem);
   if (!direct) sum_into(target, out, extent);
 }
 
@@ -308,8 +305,7 @@ std::string describe_contraction(const Term& a_in, const Term& b_in, const Term&
   };
   const Term a = presummed(a_in, b_in, "left");
   const Term b = presummed(b_in, a, "right");
-  if (route == Route::streaming)
-    return text + "streaming: " + describe_stream(make_stream_schedule(a, b, out, extent));
+  if (route == Route::streaming) return text + "streaming: " + describe_stream(make_stream_schedule(a, b, out, extent));
 
   const ProductGroups g = product_groups(a, b, out);
   const double m = length_of(g.m, extent), n = length_of(g.n, extent), k = length_of(g.k, extent);
@@ -317,10 +313,8 @@ std::string describe_contraction(const Term& a_in, const Term& b_in, const Term&
   const bool small = route == Route::small_product && small_product_takes(a.dtype);
   text += std::string(small ? "small products: " : "matrix product: ") + count_text(length_of(g.batch, extent)) +
           " x [" + count_text(m) + " x " + count_text(k) + "] . [" + count_text(k) + " x " + count_text(n) + "]";
-  if (small)
-    text += " in register tiles";
-  else
-    text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
+  if (small) text += " in register tiles";
+  else text += work >= static_cast<double>(kBlasMinWork) && blas_takes(a.dtype) ? " by BLAS" : " by the portable loops";
   if (!reads_in_place(a, g.m, g.k, extent)) text += "; the left side is copied first (its axes do not merge)";
   if (!reads_in_place(b, g.k, g.n, extent)) text += "; the right side is copied first (its axes do not merge)";
   if (!reads_in_place(out, g.m, g.n, extent)) text += "; the product is written to a buffer, then into place";

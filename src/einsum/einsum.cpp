@@ -38,7 +38,8 @@ Term output_term(const AnyTensor& out, const EinsumPlan& plan) {
 void execute(const EinsumPlan& plan, std::span<const AnyTensor> operands, const AnyTensor& out) {
   std::vector<Term> terms;
   terms.reserve(operands.size());
-  for (std::size_t k = 0; k < operands.size(); ++k) terms.push_back(detail::einsum::operand_term(operands[k], plan.operand_dims[k]));
+  for (std::size_t k = 0; k < operands.size(); ++k)
+    terms.push_back(detail::einsum::operand_term(operands[k], plan.operand_dims[k]));
   const Term result = output_term(out, plan);
   if (plan.steps.empty()) {
     detail::einsum::sum_into(terms.front(), result, plan.extent);
@@ -128,8 +129,8 @@ void einsum_into(std::span<const AnyTensor> operands, const AnyTensor& out, eins
   const auto plan = plan_for(operands, context);
   const DType dtype = operands.front().dtype();
   const auto out_shape = out.shape();
-  if (out.dtype() != dtype || !std::equal(out_shape.begin(), out_shape.end(), plan->output_shape.begin(),
-                                          plan->output_shape.end()))
+  if (out.dtype() != dtype ||
+      !std::equal(out_shape.begin(), out_shape.end(), plan->output_shape.begin(), plan->output_shape.end()))
     context.fail("Output tensor is " + detail::format_shape(out_shape) + " " + std::string(dtype_name(out.dtype())) +
                  ", the result is " + detail::format_shape(plan->output_shape) + " " + std::string(dtype_name(dtype)));
   if (auto special = special_result(*plan, operands, context)) {

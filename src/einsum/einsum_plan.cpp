@@ -202,7 +202,8 @@ std::shared_ptr<const EinsumPlan> make_plan(const EinsumPattern& pattern, std::s
     std::int64_t count = 1;
     for (std::int64_t length : shape)
       if (checked_mul(count, length, count))
-        context.fail("An intermediate product of shape " + format_shape(shape) + " has more elements than int64 can count");
+        context.fail("An intermediate product of shape " + format_shape(shape) +
+                     " has more elements than int64 can count");
   }
   return plan;
 }
@@ -234,9 +235,7 @@ void build_key(std::string& key, std::string_view pattern, std::span<const AnyTe
   key.assign(pattern);
   key.push_back('\0');
   key.push_back(static_cast<char>(operands.empty() ? DType::float32 : operands.front().dtype()));
-  const auto append = [&key](std::int64_t value) {
-    key.append(reinterpret_cast<const char*>(&value), sizeof value);
-  };
+  const auto append = [&key](std::int64_t value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); };
   for (const AnyTensor& operand : operands) {
     append(static_cast<std::int64_t>(operand.rank()));
     for (std::int64_t length : operand.shape()) append(length);

@@ -29,8 +29,8 @@ struct Step {
 };
 
 struct EinsumPlan {
-  Extents extent;                             // per label: names first, then the ellipsis dimensions
-  std::vector<std::string> label_names;       // per label: its name, "...0", "...1" for the ellipsis dimensions
+  Extents extent;                              // per label: names first, then the ellipsis dimensions
+  std::vector<std::string> label_names;        // per label: its name, "...0", "...1" for the ellipsis dimensions
   std::vector<std::vector<int>> operand_dims;  // per operand dimension: its label, -1 for a length-1 one
   std::vector<Labels> operand_labels;          // distinct labels of each operand (length > 1)
   Labels output_labels;                        // per output dimension

@@ -48,12 +48,11 @@ std::optional<BlasOperand> blas_operand(std::int64_t rows, std::int64_t cols, Ma
 }
 
 template <class T>
-void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const T* a, int lda,
-               const T* b, int ldb, T* c, int ldc) {
+void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const T* a, int lda, const T* b, int ldb,
+               T* c, int ldc) {
   if constexpr (std::is_same_v<T, float>)
     cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+  else cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
 }
 
 /// Copies a strided rows x cols matrix into contiguous row-major `out`.
@@ -68,7 +67,8 @@ bool run(const BatchedGemm& problem) {
   if (!fits_int(problem.m) || !fits_int(problem.n) || !fits_int(problem.k)) return false;
   // BLAS writes C row-major; a column-major C is the transposed product.
   BatchedGemm p = problem;
-  if (!row_major_ld(p.m, p.n, p.c_layout) && row_major_ld(p.n, p.m, transposed(p.c_layout))) p = transposed_product(problem);
+  if (!row_major_ld(p.m, p.n, p.c_layout) && row_major_ld(p.n, p.m, transposed(p.c_layout)))
+    p = transposed_product(problem);
   const auto m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
 
   const std::optional<BlasOperand> a_in_place = blas_operand(p.m, p.k, p.a_layout);
@@ -100,7 +100,8 @@ bool run(const BatchedGemm& problem) {
     if (!c_in_place)
       for (std::int64_t r = 0; r < p.m; ++r)
         for (std::int64_t col = 0; col < p.n; ++col)
-          c[c_offset + r * p.c_layout.row_stride + col * p.c_layout.col_stride] = c_buffer[static_cast<std::size_t>(r * p.n + col)];
+          c[c_offset + r * p.c_layout.row_stride + col * p.c_layout.col_stride] =
+              c_buffer[static_cast<std::size_t>(r * p.n + col)];
   });
   return true;
 }

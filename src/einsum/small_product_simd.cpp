@@ -179,7 +179,7 @@ std::int64_t TransposeBlocks(const C* b, std::int64_t ld, std::int64_t k, std::i
         const auto r0 = hn::LoadU(d, column + kk), r1 = hn::LoadU(d, column + ld + kk);
         const auto r2 = hn::LoadU(d, column + 2 * ld + kk), r3 = hn::LoadU(d, column + 3 * ld + kk);
         const hn::Repartition<double, decltype(d)> d64;
-        const auto low01 = hn::BitCast(d64, hn::InterleaveLower(d, r0, r1));   // r0[0] r1[0] r0[1] r1[1]
+        const auto low01 = hn::BitCast(d64, hn::InterleaveLower(d, r0, r1));  // r0[0] r1[0] r0[1] r1[1]
         const auto low23 = hn::BitCast(d64, hn::InterleaveLower(d, r2, r3));
         const auto high01 = hn::BitCast(d64, hn::InterleaveUpper(d, r0, r1));  // r0[2] r1[2] r0[3] r1[3]
         const auto high23 = hn::BitCast(d64, hn::InterleaveUpper(d, r2, r3));

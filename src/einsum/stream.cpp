@@ -147,7 +147,8 @@ StreamSchedule make_stream_schedule(const Term& a, const Term& b, const Term& ou
 
   const bool simd = has_simd_kernels(s.type);
   const auto r = static_cast<std::size_t>(s.reduced.rank - 1);
-  const bool dot = s.reduced.rank > 0 && s.reduced.a[r] == 1 && s.reduced.b[r] == 1 && s.reduced.extent[r] >= kMinDotRun;
+  const bool dot =
+      s.reduced.rank > 0 && s.reduced.a[r] == 1 && s.reduced.b[r] == 1 && s.reduced.extent[r] >= kMinDotRun;
   const auto unit_or_zero = [](std::int64_t stride) { return stride == 0 || stride == 1; };
   const bool lanes = s.lane_out == 1 && unit_or_zero(s.lane_a) && unit_or_zero(s.lane_b);
   s.mode = !simd ? StreamMode::scalar : dot ? StreamMode::dot : lanes ? StreamMode::lanes : StreamMode::scalar;
@@ -182,8 +183,8 @@ std::string describe_stream(const StreamSchedule& s) {
              " products, " + std::to_string(run) + " contiguous at a time)";
     }
     case StreamMode::lanes:
-      return std::to_string(s.lanes) + " neighbouring outputs side by side in SIMD lanes (" + outputs +
-             " outputs" + (summed > 1 ? ", each over " + std::to_string(summed) + " products" : std::string()) + ")";
+      return std::to_string(s.lanes) + " neighbouring outputs side by side in SIMD lanes (" + outputs + " outputs" +
+             (summed > 1 ? ", each over " + std::to_string(summed) + " products" : std::string()) + ")";
     case StreamMode::scalar: break;
   }
   return "portable loops (" + outputs + " outputs, each over " + std::to_string(summed) + " products)";

@@ -48,10 +48,10 @@ struct StreamSchedule {
   const void* a = nullptr;
   const void* b = nullptr;
   void* out = nullptr;
-  StreamLoops rows;     // the output dimensions but the innermost
+  StreamLoops rows;        // the output dimensions but the innermost
   std::int64_t lanes = 1;  // the innermost output dimension: its length and strides
   std::int64_t lane_a = 0, lane_b = 0, lane_out = 0;
-  StreamLoops reduced;  // out strides 0; dot mode: the last has a and b strides 1
+  StreamLoops reduced;      // out strides 0; dot mode: the last has a and b strides 1
   std::int64_t block = 1;   // lanes per item
   std::int64_t blocks = 1;  // items per row
   std::int64_t items() const { return rows.count() * blocks; }

@@ -75,8 +75,10 @@ HWY_INLINE void DotRun(D d, const T* HWY_RESTRICT pa, const T* HWY_RESTRICT pb, 
       const std::int64_t at = i + static_cast<std::int64_t>(u) * N;
       acc[u] = hn::MulAdd(LoadWide(d, pa + at), LoadWide(d, pb + at), acc[u]);
     }
-  for (std::size_t u = 0; i + N <= run; i += N, ++u) acc[u] = hn::MulAdd(LoadWide(d, pa + i), LoadWide(d, pb + i), acc[u]);
-  if (i < run) acc[U - 1] = hn::MulAdd(LoadPartial(d, pa + i, run - i, 1), LoadPartial(d, pb + i, run - i, 1), acc[U - 1]);
+  for (std::size_t u = 0; i + N <= run; i += N, ++u)
+    acc[u] = hn::MulAdd(LoadWide(d, pa + i), LoadWide(d, pb + i), acc[u]);
+  if (i < run)
+    acc[U - 1] = hn::MulAdd(LoadPartial(d, pa + i, run - i, 1), LoadPartial(d, pb + i, run - i, 1), acc[U - 1]);
 }
 
 template <class T>

@@ -16,8 +16,8 @@ using Extents = std::vector<std::int64_t>;  // per label
 
 struct Term {
   DType dtype = DType::float32;
-  void* data = nullptr;  // inputs are only read; intermediates and the output are written
-  Labels labels;         // distinct, each of length > 1
+  void* data = nullptr;               // inputs are only read; intermediates and the output are written
+  Labels labels;                      // distinct, each of length > 1
   std::vector<std::int64_t> strides;  // in elements, one per label
   std::shared_ptr<void> storage;      // keeps an intermediate alive
 

@@ -70,11 +70,11 @@ struct ConvertSchedule {
   std::array<std::int64_t, kMaxConvertChannels> channel_position{};
   int outer_rank = 0;  // outermost first
   std::array<ConvertLoop, kMaxRank> outer{};
-  std::int64_t total = 0;  // elements written
-  std::int64_t blocks = 0;  // of the pixel loop
-  std::int64_t items = 0;   // outer positions x blocks
+  std::int64_t total = 0;        // elements written
+  std::int64_t blocks = 0;       // of the pixel loop
+  std::int64_t items = 0;        // outer positions x blocks
   std::int64_t chunk_items = 1;  // fixed by the problem, never by the thread count
-  bool stream = false;      // non-temporal stores for float32 rows
+  bool stream = false;           // non-temporal stores for float32 rows
   bool parallel = false;
 };
 

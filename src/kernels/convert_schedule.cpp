@@ -65,8 +65,8 @@ bool interleaved_channels(const ConvertLoop& channel, ConvertSchedule& s) {
 bool convertible(DType in, DType out) {
   const bool input = in == DType::uint8 || in == DType::int8 || in == DType::uint16 || in == DType::int16 ||
                      in == DType::float16 || in == DType::bfloat16 || in == DType::float32;
-  const bool output = out == DType::float32 || out == DType::float16 || out == DType::bfloat16 ||
-                      out == DType::uint8 || out == DType::int8;
+  const bool output = out == DType::float32 || out == DType::float16 || out == DType::bfloat16 || out == DType::uint8 ||
+                      out == DType::int8;
   return input && output;
 }
 
@@ -109,7 +109,8 @@ ConvertSchedule make_convert_schedule(const ConvertMap& map, std::span<const Con
     s.channels = s.channel.extent;
   }
   for (int d = 0; d < n; ++d)
-    if (d != pixel && d != channel) s.outer[static_cast<std::size_t>(s.outer_rank++)] = merged[static_cast<std::size_t>(d)];
+    if (d != pixel && d != channel)
+      s.outer[static_cast<std::size_t>(s.outer_rank++)] = merged[static_cast<std::size_t>(d)];
 
   const auto out_bytes = static_cast<std::int64_t>(dtype_size(map.out));
   const auto in_bytes = static_cast<std::int64_t>(dtype_size(map.in));

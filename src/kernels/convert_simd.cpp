@@ -49,10 +49,8 @@ using DLane = hn::Rebind<Lane<T>, DF>;
 
 template <class T>
 HWY_INLINE float ScalarToFloat(Lane<T> lane) {
-  if constexpr (kHalfType<T>)
-    return static_cast<float>(T::from_bits(lane));
-  else
-    return static_cast<float>(lane);
+  if constexpr (kHalfType<T>) return static_cast<float>(T::from_bits(lane));
+  else return static_cast<float>(lane);
 }
 
 template <class T>
@@ -73,14 +71,10 @@ HWY_INLINE Lane<T> ScalarFromFloat(float value) {
 
 template <class T>
 HWY_INLINE hn::Vec<DF> ToFloat(DF df, hn::Vec<DLane<T>> v) {
-  if constexpr (std::is_same_v<T, float>)
-    return v;
-  else if constexpr (std::is_same_v<T, float16>)
-    return HalfBitsToFloatExact(df, v);
-  else if constexpr (std::is_same_v<T, bfloat16>)
-    return Bfloat16BitsToFloat(df, v);
-  else
-    return hn::ConvertTo(df, hn::PromoteTo(hn::RebindToSigned<DF>(), v));
+  if constexpr (std::is_same_v<T, float>) return v;
+  else if constexpr (std::is_same_v<T, float16>) return HalfBitsToFloatExact(df, v);
+  else if constexpr (std::is_same_v<T, bfloat16>) return Bfloat16BitsToFloat(df, v);
+  else return hn::ConvertTo(df, hn::PromoteTo(hn::RebindToSigned<DF>(), v));
 }
 
 template <class T>
@@ -120,12 +114,9 @@ void LoadRow(const Lane<T>* HWY_RESTRICT in, std::int64_t stride, std::int64_t n
 
 template <int C, class D, class V = hn::Vec<D>>
 HWY_INLINE void LoadChannels(D d, const hn::TFromD<D>* HWY_RESTRICT in, V (&v)[C]) {
-  if constexpr (C == 2)
-    hn::LoadInterleaved2(d, in, v[0], v[1]);
-  else if constexpr (C == 3)
-    hn::LoadInterleaved3(d, in, v[0], v[1], v[2]);
-  else
-    hn::LoadInterleaved4(d, in, v[0], v[1], v[2], v[3]);
+  if constexpr (C == 2) hn::LoadInterleaved2(d, in, v[0], v[1]);
+  else if constexpr (C == 3) hn::LoadInterleaved3(d, in, v[0], v[1], v[2]);
+  else hn::LoadInterleaved4(d, in, v[0], v[1], v[2], v[3]);
 }
 
 /// dst[k][j] = float(in[j * C + k]) for j < n, k < C.
@@ -159,7 +150,8 @@ void MapRow(const ConvertMap& map, float* HWY_RESTRICT buf, std::int64_t n, std:
     return scaled + offset;
   };
   if (param_stride != 0) {
-    for (std::int64_t j = 0; j < n; ++j) buf[j] = one(buf[j], map.scale[p + j * param_stride], map.offset[p + j * param_stride]);
+    for (std::int64_t j = 0; j < n; ++j)
+      buf[j] = one(buf[j], map.scale[p + j * param_stride], map.offset[p + j * param_stride]);
     return;
   }
   const DF df;
@@ -178,7 +170,8 @@ void MapRow(const ConvertMap& map, float* HWY_RESTRICT buf, std::int64_t n, std:
 
 /// out[j * stride] = Out(buf[j]) for j < n; streaming stores for float32 where `stream` and aligned.
 template <class T>
-void StoreRow(const float* HWY_RESTRICT buf, Lane<T>* HWY_RESTRICT out, std::int64_t stride, std::int64_t n, bool stream) {
+void StoreRow(const float* HWY_RESTRICT buf, Lane<T>* HWY_RESTRICT out, std::int64_t stride, std::int64_t n,
+              bool stream) {
   const DF df;
   const DLane<T> dl;
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(df));
@@ -198,12 +191,9 @@ void StoreRow(const float* HWY_RESTRICT buf, Lane<T>* HWY_RESTRICT out, std::int
 
 template <int C, class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreChannels(D d, const V (&v)[C], hn::TFromD<D>* HWY_RESTRICT out) {
-  if constexpr (C == 2)
-    hn::StoreInterleaved2(v[0], v[1], d, out);
-  else if constexpr (C == 3)
-    hn::StoreInterleaved3(v[0], v[1], v[2], d, out);
-  else
-    hn::StoreInterleaved4(v[0], v[1], v[2], v[3], d, out);
+  if constexpr (C == 2) hn::StoreInterleaved2(v[0], v[1], d, out);
+  else if constexpr (C == 3) hn::StoreInterleaved3(v[0], v[1], v[2], d, out);
+  else hn::StoreInterleaved4(v[0], v[1], v[2], v[3], d, out);
 }
 
 /// out[j * C + k] = Out(src[k][j]) for j < n, k < C.
@@ -230,8 +220,8 @@ struct RowMap {
 /// out[j * C + k] = Out(map_k(rows[k][j])) for j < n, k < C: float32 rows (contiguous) straight
 /// to interleaved channels, without the L1 buffers (the input is read once, from memory).
 template <class T, int C>
-void MergeFloatRows(const float* const* rows, const RowMap* maps, bool mapped, bool offset_first, Lane<T>* HWY_RESTRICT out,
-                    std::int64_t n) {
+void MergeFloatRows(const float* const* rows, const RowMap* maps, bool mapped, bool offset_first,
+                    Lane<T>* HWY_RESTRICT out, std::int64_t n) {
   const DF df;
   const DLane<T> dl;
   const auto lanes = static_cast<std::int64_t>(hn::Lanes(df));
@@ -276,7 +266,8 @@ struct Stages {
   void (*load_split[kMaxConvertChannels + 1])(const void*, std::int64_t, float* const*);
   void (*store_row)(const float*, void*, std::int64_t, std::int64_t, bool);
   void (*store_merge[kMaxConvertChannels + 1])(const float* const*, void*, std::int64_t);
-  void (*merge_float_rows[kMaxConvertChannels + 1])(const float* const*, const RowMap*, bool, bool, void*, std::int64_t);
+  void (*merge_float_rows[kMaxConvertChannels + 1])(const float* const*, const RowMap*, bool, bool, void*,
+                                                    std::int64_t);
   std::size_t in_size, out_size;
 };
 
@@ -285,9 +276,15 @@ Stages& WithInput(Stages& s) {
   s.load_row = [](const void* in, std::int64_t stride, std::int64_t n, float* buf) {
     LoadRow<T>(static_cast<const Lane<T>*>(in), stride, n, buf);
   };
-  s.load_split[2] = [](const void* in, std::int64_t n, float* const* dst) { LoadSplit<T, 2>(static_cast<const Lane<T>*>(in), n, dst); };
-  s.load_split[3] = [](const void* in, std::int64_t n, float* const* dst) { LoadSplit<T, 3>(static_cast<const Lane<T>*>(in), n, dst); };
-  s.load_split[4] = [](const void* in, std::int64_t n, float* const* dst) { LoadSplit<T, 4>(static_cast<const Lane<T>*>(in), n, dst); };
+  s.load_split[2] = [](const void* in, std::int64_t n, float* const* dst) {
+    LoadSplit<T, 2>(static_cast<const Lane<T>*>(in), n, dst);
+  };
+  s.load_split[3] = [](const void* in, std::int64_t n, float* const* dst) {
+    LoadSplit<T, 3>(static_cast<const Lane<T>*>(in), n, dst);
+  };
+  s.load_split[4] = [](const void* in, std::int64_t n, float* const* dst) {
+    LoadSplit<T, 4>(static_cast<const Lane<T>*>(in), n, dst);
+  };
   s.in_size = sizeof(T);
   return s;
 }
@@ -297,16 +294,25 @@ Stages& WithOutput(Stages& s) {
   s.store_row = [](const float* buf, void* out, std::int64_t stride, std::int64_t n, bool stream) {
     StoreRow<T>(buf, static_cast<Lane<T>*>(out), stride, n, stream);
   };
-  s.store_merge[2] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 2>(src, static_cast<Lane<T>*>(out), n); };
-  s.store_merge[3] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 3>(src, static_cast<Lane<T>*>(out), n); };
-  s.store_merge[4] = [](const float* const* src, void* out, std::int64_t n) { StoreMerge<T, 4>(src, static_cast<Lane<T>*>(out), n); };
-  s.merge_float_rows[2] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+  s.store_merge[2] = [](const float* const* src, void* out, std::int64_t n) {
+    StoreMerge<T, 2>(src, static_cast<Lane<T>*>(out), n);
+  };
+  s.store_merge[3] = [](const float* const* src, void* out, std::int64_t n) {
+    StoreMerge<T, 3>(src, static_cast<Lane<T>*>(out), n);
+  };
+  s.store_merge[4] = [](const float* const* src, void* out, std::int64_t n) {
+    StoreMerge<T, 4>(src, static_cast<Lane<T>*>(out), n);
+  };
+  s.merge_float_rows[2] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out,
+                             std::int64_t n) {
     MergeFloatRows<T, 2>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
   };
-  s.merge_float_rows[3] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+  s.merge_float_rows[3] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out,
+                             std::int64_t n) {
     MergeFloatRows<T, 3>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
   };
-  s.merge_float_rows[4] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out, std::int64_t n) {
+  s.merge_float_rows[4] = [](const float* const* rows, const RowMap* maps, bool mapped, bool first, void* out,
+                             std::int64_t n) {
     MergeFloatRows<T, 4>(rows, maps, mapped, first, static_cast<Lane<T>*>(out), n);
   };
   s.out_size = sizeof(T);
@@ -349,7 +355,8 @@ void ExecuteConvert(const ConvertSchedule& s, const void* in_data, void* out_dat
       // Where the item lies: outer position (one division per loop; an item is a whole block).
       std::int64_t rest = item / s.blocks;
       const std::int64_t p0 = (item % s.blocks) * kConvertBlock;
-      std::int64_t in_offset = p0 * pixel.in_stride, out_offset = p0 * pixel.out_stride, param = p0 * pixel.param_stride;
+      std::int64_t in_offset = p0 * pixel.in_stride, out_offset = p0 * pixel.out_stride,
+                   param = p0 * pixel.param_stride;
       for (int i = s.outer_rank - 1; i >= 0; --i) {
         const ConvertLoop& loop = s.outer[static_cast<std::size_t>(i)];
         const std::int64_t index = rest % loop.extent;
@@ -367,11 +374,13 @@ void ExecuteConvert(const ConvertSchedule& s, const void* in_data, void* out_dat
           break;
         case ConvertKernel::split_channels: {
           float* dst[kMaxConvertChannels];
-          for (std::int64_t k = 0; k < s.channels; ++k) dst[s.channel_position[static_cast<std::size_t>(k)]] = buffers[k];
+          for (std::int64_t k = 0; k < s.channels; ++k)
+            dst[s.channel_position[static_cast<std::size_t>(k)]] = buffers[k];
           stages.load_split[s.channels](in + (in_offset + s.channel_base) * in_size, n, dst);
           for (std::int64_t k = 0; k < s.channels; ++k) {
             MapRow(s.map, buffers[k], n, param + k * channel.param_stride, pixel.param_stride);
-            stages.store_row(buffers[k], out + (out_offset + k * channel.out_stride) * out_size, pixel.out_stride, n, s.stream);
+            stages.store_row(buffers[k], out + (out_offset + k * channel.out_stride) * out_size, pixel.out_stride, n,
+                             s.stream);
           }
           break;
         }
@@ -382,7 +391,8 @@ void ExecuteConvert(const ConvertSchedule& s, const void* in_data, void* out_dat
             for (std::int64_t k = 0; k < s.channels; ++k) {
               src[k] = reinterpret_cast<const float*>(in) + in_offset + channel.in_offset(k);
               if (s.map.scale != nullptr)
-                maps[k] = {s.map.scale[param + k * channel.param_stride], s.map.offset[param + k * channel.param_stride]};
+                maps[k] = {s.map.scale[param + k * channel.param_stride],
+                           s.map.offset[param + k * channel.param_stride]};
             }
             stages.merge_float_rows[s.channels](src, maps, s.map.scale != nullptr, s.map.offset_first,
                                                 out + out_offset * out_size, n);

@@ -36,7 +36,6 @@ constexpr std::int64_t kChunksPerCopy = 32;
 constexpr std::int64_t kMinChunkBytes = std::int64_t{256} << 10;
 constexpr std::int64_t kMaxChunkBytes = std::int64_t{4} << 20;
 
-
 /// Whether the rows of one band of a transposing block (a cache line's worth of output elements,
 /// 64 / element size rows) put more than kMaxBandRowsPerL1Set of their lines in one L1 set (64
 /// sets of 64-byte lines on x86-64 cores): power-of-two row strides put them all in one.
@@ -50,7 +49,8 @@ bool band_rows_share_l1_sets(const CopySchedule& s, std::int64_t element_size) {
   std::array<std::int64_t, kL1Sets> rows_per_set{};
   for (std::int64_t r = 0; r < band; ++r) {
     // Arithmetic shift: negative offsets fall in sets as the addresses would.
-    const auto set = static_cast<std::size_t>(((offsets[static_cast<std::size_t>(r)] * element_size) >> 6) & (kL1Sets - 1));
+    const auto set =
+        static_cast<std::size_t>(((offsets[static_cast<std::size_t>(r)] * element_size) >> 6) & (kL1Sets - 1));
     if (++rows_per_set[set] > kMaxBandRowsPerL1Set) return true;
   }
   return false;
@@ -91,7 +91,8 @@ void to_short_axis_schedule(CopySchedule& s, std::int64_t element_size) {
   }
   // Outer loops in the order of the contiguous side: the input for a split, the output for a merge.
   std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [split](const Loop& a, const Loop& b) {
-    return split ? stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride) : stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride);
+    return split ? stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride)
+                 : stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride);
   });
   const std::int64_t line = 64 / element_size;
   const std::int64_t pixels = split ? s.rows : s.cols;
@@ -183,7 +184,8 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   // stride, the innermost advancing the output the least.
   const bool output_order = s.kernel == TileKernel::fill;
   std::stable_sort(s.outer.begin(), s.outer.begin() + s.outer_rank, [output_order](const Loop& a, const Loop& b) {
-    return output_order ? stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride) : stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride);
+    return output_order ? stride_magnitude(a.out_stride) > stride_magnitude(b.out_stride)
+                        : stride_magnitude(a.in_stride) > stride_magnitude(b.in_stride);
   });
 
   s.cached = s.total * es <= kCachedCopyMaxBytes;
@@ -236,7 +238,8 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   constexpr std::int64_t kGroupSide = 512;
   const bool bands = s.kernel == TileKernel::transpose;
   s.group_rows = bands ? 1 : std::max<std::int64_t>(1, kGroupSide / s.block_rows);
-  s.group_cols = bands ? (s.cols + s.block_cols - 1) / s.block_cols : std::max<std::int64_t>(1, kGroupSide / s.block_cols);
+  s.group_cols =
+      bands ? (s.cols + s.block_cols - 1) / s.block_cols : std::max<std::int64_t>(1, kGroupSide / s.block_cols);
 
   const std::int64_t tile = s.rows * s.cols * s.unit;
   if (s.outer_rank > 0 && tile < kBatchMinElements) {
@@ -331,19 +334,15 @@ std::string describe_copy_schedule(const CopySchedule& s) {
   const auto es = static_cast<std::int64_t>(s.element_size);
   std::string text;
   switch (s.kernel) {
-    case TileKernel::scalar:
-      text = s.total <= 1 ? "single element" : "element by element";
-      break;
+    case TileKernel::scalar: text = s.total <= 1 ? "single element" : "element by element"; break;
     case TileKernel::units:
       text = s.rows * s.cols == 1 && s.outer_rank == 0 ? "contiguous copy"
-                                                        : "contiguous runs of " + count(s.unit) + " elements";
+                                                       : "contiguous runs of " + count(s.unit) + " elements";
       break;
     case TileKernel::transpose:
       text = "register transposes of " + count(64 / es) + "x" + count(64 / es) + " tiles";
       break;
-    case TileKernel::fill:
-      text = "broadcast fill of output rows";
-      break;
+    case TileKernel::fill: text = "broadcast fill of output rows"; break;
     case TileKernel::split_short_axis:
       text = "deinterleave " + count(s.cols) + " channels of whole rows (full vectors)";
       break;

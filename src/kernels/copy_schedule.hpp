@@ -24,10 +24,10 @@ struct Loop {
 };
 
 enum class TileKernel : std::uint8_t {
-  scalar,        // any tile, element by element (edges, odd strides)
-  units,         // contiguous runs of `unit` elements
-  transpose,     // R x R register transposes, R = 16 bytes / element size
-  fill,          // every row reads the same element: a broadcast along the output
+  scalar,     // any tile, element by element (edges, odd strides)
+  units,      // contiguous runs of `unit` elements
+  transpose,  // R x R register transposes, R = 16 bytes / element size
+  fill,       // every row reads the same element: a broadcast along the output
   // Short axes (lengths short_axis_kernel_takes), streamed as whole rows of the long pixel axis
   // (short_axis_simd.cpp); their schedules run no tiles, see execute_short_axis_copy.
   split_short_axis,  // cols = the channels, innermost in the input; rows = one loop of pixels
@@ -78,9 +78,9 @@ struct CopySchedule {
   // fit in the TLB and each is used for several blocks before it is evicted.
   std::int64_t group_rows = 1;
   std::int64_t group_cols = 1;
-  bool stream = false;        // non-temporal stores (output larger than the caches)
-  bool cached = false;        // small enough to run in the caches: no software prefetches
-  bool stage_rows = false;    // transposes: a band's rows crowd a few L1 sets; copy their lines first
+  bool stream = false;      // non-temporal stores (output larger than the caches)
+  bool cached = false;      // small enough to run in the caches: no software prefetches
+  bool stage_rows = false;  // transposes: a band's rows crowd a few L1 sets; copy their lines first
 
   // Work items (outer index, batch block, row block, column block) and the items per chunk of
   // threading: derived from the above once, so that a call divides nothing.
@@ -122,8 +122,8 @@ struct TilePlace {
   std::int64_t out_offset = 0;  //                       + r * unit + c * col_out_stride
   std::int64_t rows = 0;
   std::int64_t cols = 0;
-  std::int64_t batch = 1;       // batch entries, along the batch loop when `batched`
-  std::int64_t row_step = 0;    // transposes: row_in[r] == row_in[0] + r * row_step for every r, or 0
+  std::int64_t batch = 1;     // batch entries, along the batch loop when `batched`
+  std::int64_t row_step = 0;  // transposes: row_in[r] == row_in[0] + r * row_step for every r, or 0
 };
 
 /// Locates work item `item` of `s` (0 <= item < s.items) and writes its rows' input offsets to

@@ -33,16 +33,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 /// One kernel call: a block of `rows` x `cols`, repeated `batch` times.
 template <class Word>
 struct Tile {
-  const Word* in;          // + row_in[r] + c * col_in + b * batch_in
-  Word* out;               // + r * unit + c * col_out + b * batch_out
+  const Word* in;  // + row_in[r] + c * col_in + b * batch_in
+  Word* out;       // + r * unit + c * col_out + b * batch_out
   const std::int64_t* row_in;
-  std::int64_t row_step;   // row_in[r] == row_in[0] + r * row_step for every r, or 0 when not
+  std::int64_t row_step;  // row_in[r] == row_in[0] + r * row_step for every r, or 0 when not
   std::int64_t rows, cols, unit;
   std::int64_t col_in, col_out;
   std::int64_t batch, batch_in, batch_out;
   bool stream;
-  bool prefetch;            // units: prefetch the next entry's runs (copies beyond the caches)
-  bool stage_rows;          // transposes: copy each band's input lines to L1 first (see the schedule)
+  bool prefetch;    // units: prefetch the next entry's runs (copies beyond the caches)
+  bool stage_rows;  // transposes: copy each band's input lines to L1 first (see the schedule)
   // The block this thread copies next (for prefetching): its first batch entry's input and row
   // offsets, rows and columns; next_rows == 0 when there is none.
   const Word* next_in;
@@ -142,7 +142,8 @@ HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, 
 constexpr std::int64_t kSmallRunBytes = 64;
 
 template <std::size_t kHalf>
-HWY_INLINE void CopyOverlapping(const unsigned char* HWY_RESTRICT in, unsigned char* HWY_RESTRICT out, std::size_t bytes) {
+HWY_INLINE void CopyOverlapping(const unsigned char* HWY_RESTRICT in, unsigned char* HWY_RESTRICT out,
+                                std::size_t bytes) {
   unsigned char head[kHalf], tail[kHalf];
   std::memcpy(head, in, kHalf);
   std::memcpy(tail, in + bytes - kHalf, kHalf);
@@ -178,10 +179,8 @@ void UnitsTile(const Tile<Word>& t) {
         if (t.prefetch && c < next.cols && r < next.rows)
           for (std::int64_t line = 0; line < unit_lines; ++line)
             hwy::Prefetch(next.in + next.row_in[r] + c * t.col_in + line * kLine);
-        if (small)
-          CopySmallRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, unit_bytes);
-        else
-          CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
+        if (small) CopySmallRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, unit_bytes);
+        else CopyRun(in + t.row_in[r] + c * t.col_in, out + c * t.col_out + r * t.unit, t.unit, t.stream);
       }
   }
 }
@@ -239,17 +238,18 @@ HWY_INLINE void StoreBlocks(D d, hn::Vec<D> v, hn::TFromD<D>* HWY_RESTRICT targe
   } else {
     const hn::Half<D> dh;
     StoreBlocks(dh, hn::LowerHalf(dh, v), target, block_stride);
-    StoreBlocks(dh, hn::UpperHalf(dh, v), target + static_cast<std::int64_t>(hn::MaxLanes(dh)) / (16 / static_cast<std::int64_t>(sizeof(hn::TFromD<D>))) * block_stride, block_stride);
+    StoreBlocks(dh, hn::UpperHalf(dh, v),
+                target + static_cast<std::int64_t>(hn::MaxLanes(dh)) /
+                             (16 / static_cast<std::int64_t>(sizeof(hn::TFromD<D>))) * block_stride,
+                block_stride);
   }
 }
 
 template <class Word, bool kStream, class V>
 HWY_INLINE void StoreVector(V v, Word* HWY_RESTRICT target) {
   const hn::DFromV<V> d;
-  if constexpr (kStream)
-    hn::Stream(v, d, target);
-  else
-    hn::StoreU(v, d, target);
+  if constexpr (kStream) hn::Stream(v, d, target);
+  else hn::StoreU(v, d, target);
 }
 
 /// R x R register transposes straight from input rows to output columns, over rows
@@ -286,7 +286,8 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 template <class Word>
 std::int64_t LineAlignedFirstRow(const Word* out, std::int64_t col_out, std::int64_t rows) {
   if ((col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 != 0) return 0;
-  return std::min(rows, static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+  return std::min(rows,
+                  static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
 }
 
 /// What full bands of rows [r_begin, r_full) x columns [0, c_full) leave, by register transposes:
@@ -356,7 +357,8 @@ void TransposeTileImpl(const Tile<Word>& t) {
             for (std::int64_t q = 0; q < L; q += kLineLanes)
               StoreVector<Word, kStream>(hn::Load(dl, buffer + cc * L + q), target + q);
           } else {
-            for (std::int64_t q = 0; q < L; q += kR) StoreVector<Word, kStream>(hn::Load(d, buffer + cc * L + q), target + q);
+            for (std::int64_t q = 0; q < L; q += kR)
+              StoreVector<Word, kStream>(hn::Load(d, buffer + cc * L + q), target + q);
           }
         }
       }
@@ -404,7 +406,7 @@ HWY_INLINE void TransposeLineTile(const Word* rows, std::int64_t runtime_step, W
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
   const hn::CappedTag<Word, static_cast<std::size_t>(L)> d;
   using V = hn::Vec<decltype(d)>;
-  constexpr std::size_t kGroups = hn::MaxLanes(d) * sizeof(Word) / 16;  // blocks per vector
+  constexpr std::size_t kGroups = hn::MaxLanes(d) * sizeof(Word) / 16;         // blocks per vector
   constexpr std::size_t kParts = static_cast<std::size_t>(L) / (kGroups * R);  // vectors per output line
   const std::int64_t step = kStep != 0 ? kStep : runtime_step;
   for (std::int64_t cg = 0; cg < L; cg += kR) {
@@ -536,15 +538,11 @@ void TransposeTile(const Tile<Word>& t) {
   const bool stream = t.stream && aligned16(t.out) && (t.col_out * es) % 16 == 0 && (t.batch_out * es) % 16 == 0;
   if constexpr (kLineTransposes<Word>) {
     // Streaming whole-line stores need every band's target line-aligned (LineAlignedFirstRow).
-    if (!stream)
-      return LineTransposeImpl<Word, false>(t);
-    if ((t.col_out * es) % 64 == 0)
-      return LineTransposeImpl<Word, true>(t);
+    if (!stream) return LineTransposeImpl<Word, false>(t);
+    if ((t.col_out * es) % 64 == 0) return LineTransposeImpl<Word, true>(t);
   }
-  if (stream)
-    TransposeTileImpl<Word, true>(t);
-  else
-    TransposeTileImpl<Word, false>(t);
+  if (stream) TransposeTileImpl<Word, true>(t);
+  else TransposeTileImpl<Word, false>(t);
 }
 #endif  // HWY_TARGET == HWY_SCALAR
 

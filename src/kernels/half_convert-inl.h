@@ -37,7 +37,8 @@ inline constexpr bool kHalfConversionInstruction = false;
 /// float16 bits (16-bit lanes) to float, exactly, in integer steps on every target: a signalling
 /// NaN keeps its bits too (min and max return a NaN input unchanged).
 template <class DF>
-HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloatExact(DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloatExact(
+    DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
   namespace hn = hwy::HWY_NAMESPACE;
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
@@ -52,7 +53,8 @@ HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloatExact(DF df, hwy::HWY_NAME
   const auto special = hn::Or(shifted, hn::Set(du, kFloatInfinity));  // exponent 31: inf, NaN
   const auto magnitude_i = hn::BitCast(di, magnitude);
   const auto subnormal = hn::BitCast(du, hn::Mul(hn::ConvertTo(df, magnitude_i), hn::Set(df, kSubnormalUnit)));
-  auto result = hn::IfThenElse(hn::RebindMask(du, hn::Lt(magnitude_i, hn::Set(di, kSmallestNormal))), subnormal, normal);
+  auto result =
+      hn::IfThenElse(hn::RebindMask(du, hn::Lt(magnitude_i, hn::Set(di, kSmallestNormal))), subnormal, normal);
   result = hn::IfThenElse(hn::RebindMask(du, hn::Gt(magnitude_i, hn::Set(di, kInfinityBits - 1))), special, result);
   return hn::BitCast(df, hn::Or(result, sign));
 }
@@ -60,17 +62,18 @@ HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloatExact(DF df, hwy::HWY_NAME
 /// float16 bits (16-bit lanes) to float for arithmetic: the conversion instruction where the
 /// target has one (a signalling NaN comes out quiet), the exact integer steps elsewhere.
 template <class DF>
-HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloat(DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> HalfBitsToFloat(
+    DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
   namespace hn = hwy::HWY_NAMESPACE;
   if constexpr (kHalfConversionInstruction)
     return hn::PromoteTo(df, hn::BitCast(hn::Rebind<hwy::float16_t, DF>(), bits));
-  else
-    return HalfBitsToFloatExact(df, bits);
+  else return HalfBitsToFloatExact(df, bits);
 }
 
 /// bfloat16 bits (16-bit lanes) to float: the upper half of a float, exact for every value.
 template <class DF>
-HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> Bfloat16BitsToFloat(DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<DF> Bfloat16BitsToFloat(
+    DF df, hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> bits) {
   namespace hn = hwy::HWY_NAMESPACE;
   return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(hn::RebindToUnsigned<DF>(), bits)));
 }
@@ -91,7 +94,8 @@ HWY_INLINE hwy::HWY_NAMESPACE::Vec<DU> FloatBitsToHalfBits(DU du, hwy::HWY_NAMES
   const auto small = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(df, x), hn::BitCast(df, one_half))), one_half);
   // Normal: rebias, round to nearest even; a carry moves to the next binade or to infinity.
   const auto odd = hn::And(hn::ShiftRight<13>(x), hn::Set(du, 1u));
-  const auto normal = hn::ShiftRight<13>(hn::Add(hn::Sub(x, hn::Set(du, 112u << 23)), hn::Add(hn::Set(du, 0xfffu), odd)));
+  const auto normal =
+      hn::ShiftRight<13>(hn::Add(hn::Sub(x, hn::Set(du, 112u << 23)), hn::Add(hn::Set(du, 0xfffu), odd)));
   // Unsigned comparisons through signed ones (x has no sign bit here); x >= 2^16 as x > below it.
   const hn::RebindToSigned<DU> di;
   const auto xi = hn::BitCast(di, x);
@@ -114,12 +118,14 @@ HWY_INLINE hwy::HWY_NAMESPACE::Vec<DU> FloatBitsToBfloat16Bits(DU du, hwy::HWY_N
 
 /// float lanes to T's 16-bit patterns (T float16 or bfloat16), one per lane.
 template <class T, class DF>
-HWY_INLINE hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> FloatToHalfLanes(DF df, hwy::HWY_NAMESPACE::Vec<DF> v) {
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Rebind<std::uint16_t, DF>> FloatToHalfLanes(
+    DF df, hwy::HWY_NAMESPACE::Vec<DF> v) {
   namespace hn = hwy::HWY_NAMESPACE;
   (void)df;
   const hn::RebindToUnsigned<DF> du;
   const hn::Rebind<std::uint16_t, DF> d16;
-  const auto bits32 = std::is_same_v<T, float16> ? FloatBitsToHalfBits(du, hn::BitCast(du, v)) : FloatBitsToBfloat16Bits(du, hn::BitCast(du, v));
+  const auto bits32 = std::is_same_v<T, float16> ? FloatBitsToHalfBits(du, hn::BitCast(du, v))
+                                                 : FloatBitsToBfloat16Bits(du, hn::BitCast(du, v));
   // Every lane holds at most 0xffff: the saturating demotion from signed lanes is exact.
   return hn::DemoteTo(d16, hn::BitCast(hn::RebindToSigned<decltype(du)>(), bits32));
 }

@@ -24,7 +24,7 @@ namespace einops {
 namespace detail {
 namespace {
 
-std::atomic<int> requested_threads{0};  // 0: the default
+std::atomic<int> requested_threads{0};           // 0: the default
 thread_local bool inside_parallel_work = false;  // a pool worker, or a body run by the host loop
 
 /// The host's loop (set_parallel_for). `host_loop_set` lets calls without one skip the lock.
@@ -39,8 +39,7 @@ std::shared_ptr<const ParallelFor> current_host_loop() {
 }
 
 /// Runs chunk `index` of `count` items, chunks of `chunk`, through the host's loop.
-void run_on_host(const ParallelFor& loop, std::int64_t count, std::int64_t chunk, std::int64_t chunks,
-                 ChunkBody body) {
+void run_on_host(const ParallelFor& loop, std::int64_t count, std::int64_t chunk, std::int64_t chunks, ChunkBody body) {
   loop(chunks, [&](std::int64_t index) {
     const bool was_inside = inside_parallel_work;
     inside_parallel_work = true;  // an einops call made by the body runs serially
@@ -80,7 +79,7 @@ std::atomic<std::int64_t> spin_wait_us{kSpinWaitUnset};  // microseconds; kSpinW
 /// contiguous part of the data, the same part on every call of the same shape, which stays in
 /// that core's caches (a shared counter, chunks taken in turn, scatters each thread's reads).
 struct Job {
-  struct alignas(64) Block {  // a cache line each: seats claim chunks without sharing one
+  struct alignas(64) Block {            // a cache line each: seats claim chunks without sharing one
     std::atomic<std::int64_t> next{0};  // chunk index
     std::int64_t end = 0;
   };

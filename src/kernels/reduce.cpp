@@ -39,7 +39,6 @@ constexpr std::int64_t kMaxInterleavedWindow = 4;
 /// Window mode: accumulators per kernel call when they are finished apart from the output.
 constexpr std::int64_t kWindowBatch = 2048;
 
-
 /// Calls `run(p, extent, stride)` for every innermost run of the reduced loops (outermost first).
 template <class T, class Run>
 void for_each_reduced_run(const T* base, const Loop* loops, int rank, Run&& run) {
@@ -130,9 +129,10 @@ Acc exact_product(const T* base, const Loop* loops, int rank) {
   });
   if (nan || (zero && infinite)) return std::numeric_limits<Acc>::quiet_NaN();
   constexpr std::int64_t kBeyondRange = 4096;  // past any double's exponent: ldexp gives 0 or inf
-  const double magnitude = zero       ? 0.0
-                           : infinite ? std::numeric_limits<double>::infinity()
-                                      : std::ldexp(mantissa, static_cast<int>(std::clamp(exponent, -kBeyondRange, kBeyondRange)));
+  const double magnitude =
+      zero       ? 0.0
+      : infinite ? std::numeric_limits<double>::infinity()
+                 : std::ldexp(mantissa, static_cast<int>(std::clamp(exponent, -kBeyondRange, kBeyondRange)));
   return static_cast<Acc>(negative ? -magnitude : magnitude);
 }
 
@@ -155,7 +155,8 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   const FloatReduceKernel kernel = s.mode == ReduceMode::scalar ? nullptr : float_reduce_kernel(s.mode);
 
   // Input and output offsets of a row (division per loop: once per chunk or task).
-  const auto row_offsets = [&](std::int64_t row, std::int64_t* index, std::int64_t& in_offset, std::int64_t& out_offset) {
+  const auto row_offsets = [&](std::int64_t row, std::int64_t* index, std::int64_t& in_offset,
+                               std::int64_t& out_offset) {
     in_offset = out_offset = 0;
     for (int d = row_loops - 1; d >= 0; --d) {
       const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
@@ -166,7 +167,8 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     }
   };
   // Accumulates `count` outputs, `stride` elements apart from `base`, over `loops` into `target`.
-  const auto reduce_outputs = [&](const T* base, std::int64_t stride, const Loop* loops, std::int64_t count, Acc* target) {
+  const auto reduce_outputs = [&](const T* base, std::int64_t stride, const Loop* loops, std::int64_t count,
+                                  Acc* target) {
     if (s.reduced == 0) {
       std::fill(target, target + count, Op::identity());
     } else if (kernel != nullptr) {
@@ -190,14 +192,14 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   // Combines the pieces of outputs [first, first + count) in order (pairwise for sums), finishes,
   // writes. Piece p of output l is partial[p * piece_stride + l]; output l lies first + l steps
   // along `along` (the lanes, or the innermost output loop) from the offsets.
-  const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset, std::int64_t out_offset,
-                          std::int64_t first, std::int64_t count, const Loop& along) {
+  const auto finish = [&](const Acc* partial, std::int64_t piece_stride, std::int64_t in_offset,
+                          std::int64_t out_offset, std::int64_t first, std::int64_t count, const Loop& along) {
     if constexpr (is_floating_element_v<T> && std::is_same_v<Acc, FloatCompute<T>> && !Op::exact_when_nan) {
       // Contiguous outputs in vectors; a product may need its exact path, an empty reduction its
       // own answer and any/all give bool, one output at a time below.
       if (count > 1 && s.pieces == 1 && s.reduced > 0 && along.out_stride == 1)
-        return finish_float(FloatFinishCall{s.type, partial, out + out_offset + first, count,
-                                            Op::traits.divides_by_count, s.reduced});
+        return finish_float(
+            FloatFinishCall{s.type, partial, out + out_offset + first, count, Op::traits.divides_by_count, s.reduced});
     }
     for (std::int64_t l = 0; l < count; ++l) {
       Acc value = partial[l];
@@ -207,7 +209,8 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
           for (std::int64_t piece = 0; piece < s.pieces; ++piece) cascade.push(partial[piece * piece_stride + l]);
           value = cascade.total(Op::identity());
         } else {
-          for (std::int64_t piece = 1; piece < s.pieces; ++piece) value = Op::combine(value, partial[piece * piece_stride + l]);
+          for (std::int64_t piece = 1; piece < s.pieces; ++piece)
+            value = Op::combine(value, partial[piece * piece_stride + l]);
         }
       }
       if constexpr (Op::exact_when_nan) {
@@ -314,10 +317,19 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
                                 std::int64_t width, Acc* buffer) {
     const T* base = in + in_offset + x0 * pixels_loop.in_stride;
     auto* target = out + out_offset + x0 * group;
-    WindowReduceCall call{s.type,           s.reduction,        base,      width,  s.window, group, s.red_loops.data(),
-                          s.red_rank - 1,   count,              innermost.in_stride,
+    WindowReduceCall call{s.type,
+                          s.reduction,
+                          base,
+                          width,
+                          s.window,
+                          group,
+                          s.red_loops.data(),
+                          s.red_rank - 1,
+                          count,
+                          innermost.in_stride,
                           kStraight ? innermost.out_stride : width * group,
-                          kStraight ? static_cast<void*>(target) : static_cast<void*>(buffer), divisor};
+                          kStraight ? static_cast<void*>(target) : static_cast<void*>(buffer),
+                          divisor};
     kernel(call);
     if constexpr (!kStraight) {
       for (std::int64_t line = 0; line < count; ++line) {
@@ -327,19 +339,19 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
           for (std::int64_t o = 0; o < width * group; ++o) {
             Acc value = acc[o];
             if (std::isnan(value))
-              value = exact_product<Acc>(base + line * innermost.in_stride + o / group * pixels_loop.in_stride + o % group,
-                                         s.red_loops.data(), s.red_rank);
+              value =
+                  exact_product<Acc>(base + line * innermost.in_stride + o / group * pixels_loop.in_stride + o % group,
+                                     s.red_loops.data(), s.red_rank);
             line_out[o] = Op::finish(value, s.reduced);
           }
         } else if (innermost.out_stride == width * group) {
           // The lines lie end to end in the output as in the buffer: one finish for them all
           // (a finish call costs as much as a short line's elements).
-          finish_float(FloatFinishCall{s.type, acc, line_out, count * width * group, Op::traits.divides_by_count,
-                                       s.reduced});
+          finish_float(
+              FloatFinishCall{s.type, acc, line_out, count * width * group, Op::traits.divides_by_count, s.reduced});
           break;
         } else {
-          finish_float(
-              FloatFinishCall{s.type, acc, line_out, width * group, Op::traits.divides_by_count, s.reduced});
+          finish_float(FloatFinishCall{s.type, acc, line_out, width * group, Op::traits.divides_by_count, s.reduced});
         }
       }
     }
@@ -473,8 +485,8 @@ ReduceSchedule make_reduce_schedule(DType type, Reduction reduction, const Walk&
     // Steps read in sequence: each step's row starts where the last one ended, and one tile takes
     // the whole row. Decided by the walk alone, never by the tile, which the thread count may
     // narrow (below): it sets the steps per pass, hence the order of operations.
-    s.sequential_steps = s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == lanes &&
-                         lanes * acc_size <= kL1TileBytes;
+    s.sequential_steps =
+        s.red_loops[static_cast<std::size_t>(s.red_rank - 1)].in_stride == lanes && lanes * acc_size <= kL1TileBytes;
     if (lanes * acc_size <= kL1TileBytes) {
       s.lane_chunk = lanes;
     } else {
@@ -509,8 +521,7 @@ std::string describe_reduce(DType in_type, Reduction reduction, const Walk& walk
   switch (s.mode) {
     case ReduceMode::window: {
       const std::int64_t rows = s.reduced / s.window;
-      const std::string layout =
-          s.window_group == 1 ? "NCHW" : "NHWC, " + std::to_string(s.window_group) + " channels";
+      const std::string layout = s.window_group == 1 ? "NCHW" : "NHWC, " + std::to_string(s.window_group) + " channels";
       return std::to_string(rows) + "x" + std::to_string(s.window) + " windows reduced in registers (" + layout + ")";
     }
     case ReduceMode::outer:

@@ -129,21 +129,17 @@ struct Extremum : ReduceOpBase<R, T> {
   static constexpr VectorCombine vector_combine = kMax ? VectorCombine::maximum : VectorCombine::minimum;
   static Acc convert(T x) { return static_cast<Acc>(x); }
   static Acc identity() {
-    if constexpr (std::is_same_v<T, bool>)
-      return !kMax;
+    if constexpr (std::is_same_v<T, bool>) return !kMax;
     else if constexpr (is_floating_element_v<T>)
       return kMax ? -std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::infinity();
-    else
-      return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    else return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
   }
   static Acc combine(Acc a, Acc b) {
     if constexpr (is_floating_element_v<T>) {
       if (is_nan(a) || is_nan(b)) return is_nan(a) ? a : b;
     }
-    if constexpr (kMax)
-      return b > a ? b : a;
-    else
-      return b < a ? b : a;
+    if constexpr (kMax) return b > a ? b : a;
+    else return b < a ? b : a;
   }
   static Out finish(Acc acc, std::int64_t) { return static_cast<Out>(acc); }
 };
@@ -160,8 +156,7 @@ struct Logical : ReduceOpBase<R, T> {
   static Acc convert(T x) {
     if constexpr (is_floating_element_v<T>)
       return static_cast<FloatCompute<T>>(x) != FloatCompute<T>{0};  // NaN counts as true, as in numpy
-    else
-      return x != T{};
+    else return x != T{};
   }
   static Acc identity() { return !kAny; }
   static Acc combine(Acc a, Acc b) { return kAny ? (a || b) : (a && b); }
@@ -179,9 +174,9 @@ using KernelOp = ReduceOp<ReduceOp<R, T>::accumulates_as, T>;
 /// Whether the float kernels (reduce_simd.cpp: floating elements, floating accumulators) run R
 /// on T; the scalar path runs the rest.
 template <Reduction R, class T>
-inline constexpr bool float_kernel_runs_v = is_floating_element_v<T> &&
-                                            std::is_same_v<typename KernelOp<R, T>::Acc, FloatCompute<T>> &&
-                                            KernelOp<R, T>::vector_combine != VectorCombine::none;
+inline constexpr bool float_kernel_runs_v =
+    is_floating_element_v<T> && std::is_same_v<typename KernelOp<R, T>::Acc, FloatCompute<T>> &&
+    KernelOp<R, T>::vector_combine != VectorCombine::none;
 
 /// Whether the window kernels (window_reduce_simd.cpp) run R on T.
 template <Reduction R, class T>

@@ -67,9 +67,9 @@ void enable_window_reduce(bool enabled);
 struct FloatReduceCall {
   DType type;
   Reduction reduction;
-  const void* base;          // input of the first output (and the first reduced element)
-  std::int64_t lanes;        // outputs: outer mode, contiguous in the input; inner, lane_stride apart
-  const Loop* red_loops;     // outermost first; inner mode: the last has stride 1
+  const void* base;       // input of the first output (and the first reduced element)
+  std::int64_t lanes;     // outputs: outer mode, contiguous in the input; inner, lane_stride apart
+  const Loop* red_loops;  // outermost first; inner mode: the last has stride 1
   int red_rank;
   void* accumulators;        // float (double for float64): `lanes` values
   bool sequential_steps;     // outer mode: the input is one stream, row after row (ReduceSchedule)
@@ -117,17 +117,17 @@ void finish_float(const FloatFinishCall& call);
 struct WindowReduceCall {
   DType type;
   Reduction reduction;
-  const void* base;            // input of the first line's first output (first row, j = 0)
-  std::int64_t pixels;         // outputs per line: pixels * group
-  std::int64_t window;         // elements of a window along a row (2 to kMaxWindow)
-  std::int64_t group;          // contiguous channels per pixel (1: NCHW)
-  const Loop* row_loops;       // the window's rows: the reduced loops outside the window loop
+  const void* base;       // input of the first line's first output (first row, j = 0)
+  std::int64_t pixels;    // outputs per line: pixels * group
+  std::int64_t window;    // elements of a window along a row (2 to kMaxWindow)
+  std::int64_t group;     // contiguous channels per pixel (1: NCHW)
+  const Loop* row_loops;  // the window's rows: the reduced loops outside the window loop
   int row_rank;
-  std::int64_t lines;          // output rows of this call
+  std::int64_t lines;            // output rows of this call
   std::int64_t line_in_stride;   // input elements from one line to the next
   std::int64_t line_out_stride;  // accumulators from one line to the next
-  void* accumulators;          // ReduceOp<R, T>::Acc values (bool for any/all)
-  std::int64_t divisor;        // > 0: floating accumulators are divided by it (a mean's finish)
+  void* accumulators;            // ReduceOp<R, T>::Acc values (bool for any/all)
+  std::int64_t divisor;          // > 0: floating accumulators are divided by it (a mean's finish)
 };
 
 /// Longest window along a row, and most elements of one window, that window mode takes: a

@@ -34,10 +34,10 @@ HWY_BEFORE_NAMESPACE();
 namespace einops::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr std::size_t U = 4;                  // independent vector accumulators
-constexpr std::int64_t kBlockGroups = 16;     // inner: U-vector groups per pairwise block
-constexpr std::int64_t kBlockSteps = 64;      // outer: reduced steps per pairwise block
-constexpr int kCascadeLevels = 48;            // 2^48 blocks: more than memory can hold
+constexpr std::size_t U = 4;               // independent vector accumulators
+constexpr std::int64_t kBlockGroups = 16;  // inner: U-vector groups per pairwise block
+constexpr std::int64_t kBlockSteps = 64;   // outer: reduced steps per pairwise block
+constexpr int kCascadeLevels = 48;         // 2^48 blocks: more than memory can hold
 
 /// Loads are capped at 256 bits even where AVX-512 runs: a caller's tensor is often not 64-byte
 /// aligned, and then every 512-bit load splits a cache line. 16-bit floats widen to 512-bit
@@ -144,7 +144,8 @@ HWY_INLINE FloatCompute<T> InnerReduceOne(const T* base, const Loop* loops, int 
     std::int64_t i = 0;
     while (i + group <= run) {
       std::int64_t groups = (run - i) / group;
-      if constexpr (Op::kPairwise) groups = std::min(groups, (kBlockVectors - vectors_in_block) / static_cast<std::int64_t>(U));
+      if constexpr (Op::kPairwise)
+        groups = std::min(groups, (kBlockVectors - vectors_in_block) / static_cast<std::int64_t>(U));
       for (std::int64_t g = 0; g < groups; ++g, i += group)
         for (std::size_t u = 0; u < U; ++u) take(u, LoadWide(da, p + i + static_cast<std::int64_t>(u) * N));
       vectors_in_block += groups * static_cast<std::int64_t>(U);
@@ -182,7 +183,6 @@ void InnerReduce(const FloatReduceCall& call) {
   for (std::int64_t output = 0; output < call.lanes; ++output)
     results[output] = InnerReduceOne<R, T>(base + output * call.lane_stride, call.red_loops, call.red_rank);
 }
-
 
 /// A fixed tree over rows [kLo, kHi): halves combined recursively.
 template <int kLo, int kHi, class Combine, class V>
@@ -245,13 +245,12 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
     hn::StoreU(step(hn::LoadU(da, acc + at), combined(at, [&](const T* p) { return LoadWide(da, p); })), da, acc + at);
   };
   // A line of each row at a time, with its prefetch.
-  constexpr auto kLineVectors = static_cast<std::int64_t>(std::max<std::size_t>(1, 64 / (hn::MaxLanes(DA()) * sizeof(T))));
+  constexpr auto kLineVectors =
+      static_cast<std::int64_t>(std::max<std::size_t>(1, 64 / (hn::MaxLanes(DA()) * sizeof(T))));
   for (; i + kLineVectors * N <= full; i += kLineVectors * N) {
     for (int r = 0; r < kCount; ++r) {
-      if constexpr (kNextPass)
-        PrefetchNextPass(rows[r] + i, next_pass_bytes);
-      else
-        PrefetchRowAhead(rows[r] + i);
+      if constexpr (kNextPass) PrefetchNextPass(rows[r] + i, next_pass_bytes);
+      else PrefetchRowAhead(rows[r] + i);
     }
     for (std::int64_t v = i; v < i + kLineVectors * N; v += N) accumulate_vector(v);
   }
@@ -259,7 +258,8 @@ HWY_INLINE bool AccumulateSteps(DA da, Step step, const T* const* rows, hn::TFro
   if (i < width) {  // the last lanes, through a buffer: neither read nor written past the tile
     const std::int64_t rest = width - i;
     HWY_ALIGN hn::TFromD<DA> tail[hn::MaxLanes(DA())];
-    hn::Store(step(LoadTail(da, acc + i, rest, identity), combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
+    hn::Store(step(LoadTail(da, acc + i, rest, identity),
+                   combined(i, [&](const T* p) { return LoadTail(da, p, rest, identity); })),
               da, tail);
     std::memcpy(acc + i, tail, static_cast<std::size_t>(rest) * sizeof(tail[0]));
   }
@@ -367,7 +367,8 @@ void OuterReduce(const FloatReduceCall& call) {
     }
     if constexpr (Op::kPairwise) {  // the last block, then the levels from low to high
       for (int level = 0; level < levels; ++level)
-        if ((occupied >> level) & 1u) add_into(acc, cascade + static_cast<std::size_t>(level) * static_cast<std::size_t>(width));
+        if ((occupied >> level) & 1u)
+          add_into(acc, cascade + static_cast<std::size_t>(level) * static_cast<std::size_t>(width));
     }
     return nan_seen;
   };
@@ -386,10 +387,8 @@ void ReduceTyped(const FloatReduceCall& call) {
     constexpr Reduction R = decltype(reduction)::value;
     constexpr Reduction K = ReduceOp<R, T>::accumulates_as;
     if constexpr (float_kernel_runs_v<R, T>) {
-      if constexpr (kInner)
-        InnerReduce<K, T>(call);
-      else
-        OuterReduce<K, T>(call);
+      if constexpr (kInner) InnerReduce<K, T>(call);
+      else OuterReduce<K, T>(call);
     }
   });
 }

@@ -35,30 +35,22 @@ bool vector_aligned(D d, const hn::TFromD<D>* p) {
 
 template <int C, class D, class V = hn::Vec<D>>
 HWY_INLINE void LoadChannels(D d, const hn::TFromD<D>* HWY_RESTRICT in, V (&v)[C]) {
-  if constexpr (C == 2)
-    hn::LoadInterleaved2(d, in, v[0], v[1]);
-  else if constexpr (C == 3)
-    hn::LoadInterleaved3(d, in, v[0], v[1], v[2]);
-  else
-    hn::LoadInterleaved4(d, in, v[0], v[1], v[2], v[3]);
+  if constexpr (C == 2) hn::LoadInterleaved2(d, in, v[0], v[1]);
+  else if constexpr (C == 3) hn::LoadInterleaved3(d, in, v[0], v[1], v[2]);
+  else hn::LoadInterleaved4(d, in, v[0], v[1], v[2], v[3]);
 }
 
 template <int C, class D, class V = hn::Vec<D>>
 HWY_INLINE void StoreChannels(D d, const V (&v)[C], hn::TFromD<D>* HWY_RESTRICT out) {
-  if constexpr (C == 2)
-    hn::StoreInterleaved2(v[0], v[1], d, out);
-  else if constexpr (C == 3)
-    hn::StoreInterleaved3(v[0], v[1], v[2], d, out);
-  else
-    hn::StoreInterleaved4(v[0], v[1], v[2], v[3], d, out);
+  if constexpr (C == 2) hn::StoreInterleaved2(v[0], v[1], d, out);
+  else if constexpr (C == 3) hn::StoreInterleaved3(v[0], v[1], v[2], d, out);
+  else hn::StoreInterleaved4(v[0], v[1], v[2], v[3], d, out);
 }
 
 template <bool kStream, class D>
 HWY_INLINE void StoreVector(D d, hn::Vec<D> v, hn::TFromD<D>* HWY_RESTRICT out) {
-  if constexpr (kStream)
-    hn::Stream(v, d, out);
-  else
-    hn::StoreU(v, d, out);
+  if constexpr (kStream) hn::Stream(v, d, out);
+  else hn::StoreU(v, d, out);
 }
 
 /// Split pixels [p, end) in steps of whole vectors of `d`; returns where it stopped.
@@ -227,42 +219,43 @@ void ExecuteShortAxis(const CopySchedule& s, const Word* in, Word* out) {
   const MergeFn<Word> merge_run = merge_for<Word>(channels);
   const auto bytes = static_cast<std::int64_t>(sizeof(Word)) * s.total;
 
-  parallel_for(s.items, s.chunk_items, 2 * bytes >= kShortAxisParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {
-    std::int64_t index[kMaxRank] = {};
-    std::int64_t in_offset = 0, out_offset = 0;
-    std::int64_t rest = begin / blocks;
-    std::int64_t b = begin % blocks;
-    for (int i = s.outer_rank - 1; i >= 0; --i) {
-      index[i] = rest % s.outer[i].extent;
-      rest /= s.outer[i].extent;
-      in_offset += index[i] * s.outer[i].in_stride;
-      out_offset += index[i] * s.outer[i].out_stride;
-    }
-    for (std::int64_t item = begin; item < end; ++item) {
-      const std::int64_t p0 = b * block;
-      const std::int64_t n = std::min(block, pixels - p0);
-      const Word* block_in = in + in_offset + p0 * pixel_in;
-      Word* block_out = out + out_offset + p0 * pixel_out;
-      if (split) {
-        split_run(block_in, block_out, n, s.col_out_stride, s.stream);
-      } else {
-        const Word* rows[kMaxShortAxis];
-        for (std::int64_t k = 0; k < channels; ++k) rows[k] = block_in + row_offsets[k];
-        merge_run(rows, block_out, n, s.stream);
-      }
-      if (++b < blocks) continue;
-      b = 0;
-      for (int i = s.outer_rank - 1; i >= 0; --i) {  // the odometer
-        in_offset += s.outer[i].in_stride;
-        out_offset += s.outer[i].out_stride;
-        if (++index[i] < s.outer[i].extent) break;
-        in_offset -= s.outer[i].in_stride * s.outer[i].extent;
-        out_offset -= s.outer[i].out_stride * s.outer[i].extent;
-        index[i] = 0;
-      }
-    }
-    if (s.stream) hwy::FlushStream();
-  });
+  parallel_for(s.items, s.chunk_items, 2 * bytes >= kShortAxisParallelMinBytes,
+               [&](std::int64_t begin, std::int64_t end) {
+                 std::int64_t index[kMaxRank] = {};
+                 std::int64_t in_offset = 0, out_offset = 0;
+                 std::int64_t rest = begin / blocks;
+                 std::int64_t b = begin % blocks;
+                 for (int i = s.outer_rank - 1; i >= 0; --i) {
+                   index[i] = rest % s.outer[i].extent;
+                   rest /= s.outer[i].extent;
+                   in_offset += index[i] * s.outer[i].in_stride;
+                   out_offset += index[i] * s.outer[i].out_stride;
+                 }
+                 for (std::int64_t item = begin; item < end; ++item) {
+                   const std::int64_t p0 = b * block;
+                   const std::int64_t n = std::min(block, pixels - p0);
+                   const Word* block_in = in + in_offset + p0 * pixel_in;
+                   Word* block_out = out + out_offset + p0 * pixel_out;
+                   if (split) {
+                     split_run(block_in, block_out, n, s.col_out_stride, s.stream);
+                   } else {
+                     const Word* rows[kMaxShortAxis];
+                     for (std::int64_t k = 0; k < channels; ++k) rows[k] = block_in + row_offsets[k];
+                     merge_run(rows, block_out, n, s.stream);
+                   }
+                   if (++b < blocks) continue;
+                   b = 0;
+                   for (int i = s.outer_rank - 1; i >= 0; --i) {  // the odometer
+                     in_offset += s.outer[i].in_stride;
+                     out_offset += s.outer[i].out_stride;
+                     if (++index[i] < s.outer[i].extent) break;
+                     in_offset -= s.outer[i].in_stride * s.outer[i].extent;
+                     out_offset -= s.outer[i].out_stride * s.outer[i].extent;
+                     index[i] = 0;
+                   }
+                 }
+                 if (s.stream) hwy::FlushStream();
+               });
 }
 
 void ExecuteShortAxisCopy(const CopySchedule& s, const void* in, void* out) {

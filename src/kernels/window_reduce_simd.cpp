@@ -54,7 +54,8 @@ constexpr std::int64_t kMaxWindowRows = kMaxWindowElements / 2;
 
 /// Lanes that carry the input: 16-bit floats as their bits, bool as bytes.
 template <class T>
-using InLane = std::conditional_t<is_half_v<T>, std::uint16_t, std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+using InLane =
+    std::conditional_t<is_half_v<T>, std::uint16_t, std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
 
 /// any/all: accumulators are truths.
 template <Reduction R, class T>
@@ -73,8 +74,8 @@ using WindowTag = hn::CappedTag<AccLane<R, T>, 32 / sizeof(AccLane<R, T>)>;
 
 /// Sums, means and products: their arithmetic quiets a NaN input whichever way it was widened.
 template <Reduction R, class T>
-inline constexpr bool kArithmetic = ReduceOp<R, T>::vector_combine == VectorCombine::add ||
-                                    ReduceOp<R, T>::vector_combine == VectorCombine::multiply;
+inline constexpr bool kArithmetic =
+    ReduceOp<R, T>::vector_combine == VectorCombine::add || ReduceOp<R, T>::vector_combine == VectorCombine::multiply;
 
 /// Input lanes to accumulator lanes, as ReduceOp::convert does to one element.
 template <Reduction R, class T, class DA>
@@ -217,12 +218,9 @@ class WindowLines {
     const auto pixel_bytes = static_cast<std::size_t>(group_) * sizeof(L);
     if (window_ <= 4 && group_ <= N() && (pixel_bytes == 1 || pixel_bytes == 2 || pixel_bytes == 4 || pixel_bytes == 8))
       shape_ = LineShape::interleaved;
-    else if (group_ >= N())
-      shape_ = LineShape::direct;
-    else if (kPlanarLanes && group_ == kPlanarChannels && (window_ == 2 || window_ == 4))
-      shape_ = LineShape::planar;
-    else
-      shape_ = LineShape::compact;
+    else if (group_ >= N()) shape_ = LineShape::direct;
+    else if (kPlanarLanes && group_ == kPlanarChannels && (window_ == 2 || window_ == 4)) shape_ = LineShape::planar;
+    else shape_ = LineShape::compact;
     if (shape_ == LineShape::compact) TabulateKeptLanes();
   }
 
@@ -383,9 +381,10 @@ class WindowLines {
       const L* pixel = in + x * window_ * group_;
       for (std::int64_t c = 0;; c += N()) {
         c = std::min(c, group_ - N());
-        Store(Combine(window_, [&](std::int64_t row, std::int64_t j) {
-                return Widen<R, T>(da, hn::LoadU(dl, pixel + row + j * group_ + c));
-              }),
+        Store(Combine(window_,
+                      [&](std::int64_t row, std::int64_t j) {
+                        return Widen<R, T>(da, hn::LoadU(dl, pixel + row + j * group_ + c));
+                      }),
               out + x * group_ + c, N());
         if (c == group_ - N()) break;
       }
@@ -397,9 +396,9 @@ class WindowLines {
   /// bool's bytes), as wide as the input (integer sums widen to 64 bits and keep the compact
   /// shape) or floats from 16-bit floats, in whole 128-bit or wider vectors (those that
   /// ConcatEven/ConcatOdd take).
-  static constexpr bool kPlanarLanes = HWY_TARGET != HWY_SCALAR && std::is_same_v<AccLane<R, T>, Acc> &&
-                                       (sizeof(L) == sizeof(Acc) || is_half_v<T>) &&
-                                       hn::MaxLanes(DA()) * sizeof(AccLane<R, T>) >= kPlanarMinVectorBytes;
+  static constexpr bool kPlanarLanes =
+      HWY_TARGET != HWY_SCALAR && std::is_same_v<AccLane<R, T>, Acc> &&
+      (sizeof(L) == sizeof(Acc) || is_half_v<T>)&&hn::MaxLanes(DA()) * sizeof(AccLane<R, T>) >= kPlanarMinVectorBytes;
 
   /// 3-channel pixels, windows of kWindow along the line: N output pixels at a time, each
   /// window row read as kWindow·N pixels split into channel planes, the planes split by window
@@ -420,7 +419,7 @@ class WindowLines {
       const std::int64_t pixels = outputs_ / kPlanarChannels;
       if (pixels < N()) return 0;
       // Element j of each of N windows, channel c, of the window row at `row`, widened.
-      const auto split = [&](std::int64_t row, std::int64_t x, V (&element)[kWindow][kPlanarChannels]) {
+      const auto split = [&](std::int64_t row, std::int64_t x, V(&element)[kWindow][kPlanarChannels]) {
         V plane[kWindow][kPlanarChannels];
         const L* first = in + row + x * kWindow * kPlanarChannels;
         for (int part = 0; part < kWindow; ++part) {
@@ -435,8 +434,10 @@ class WindowLines {
             element[0][c] = hn::ConcatEven(da, plane[1][c], plane[0][c]);
             element[1][c] = hn::ConcatOdd(da, plane[1][c], plane[0][c]);
           } else {
-            const V even_lo = hn::ConcatEven(da, plane[1][c], plane[0][c]), odd_lo = hn::ConcatOdd(da, plane[1][c], plane[0][c]);
-            const V even_hi = hn::ConcatEven(da, plane[3][c], plane[2][c]), odd_hi = hn::ConcatOdd(da, plane[3][c], plane[2][c]);
+            const V even_lo = hn::ConcatEven(da, plane[1][c], plane[0][c]),
+                    odd_lo = hn::ConcatOdd(da, plane[1][c], plane[0][c]);
+            const V even_hi = hn::ConcatEven(da, plane[3][c], plane[2][c]),
+                    odd_hi = hn::ConcatOdd(da, plane[3][c], plane[2][c]);
             element[0][c] = hn::ConcatEven(da, even_hi, even_lo);
             element[1][c] = hn::ConcatEven(da, odd_hi, odd_lo);
             element[2][c] = hn::ConcatOdd(da, even_hi, even_lo);

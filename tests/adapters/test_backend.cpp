@@ -155,7 +155,9 @@ struct einops::tensor_traits<Naive> {
   }
   static Naive reduce(const Naive& x, einops::Reduction reduction, std::span<const std::int64_t> axes) {
     ++op_calls()["reduce"];
-    const auto reduced = [&](std::size_t d) { return std::find(axes.begin(), axes.end(), std::int64_t(d)) != axes.end(); };
+    const auto reduced = [&](std::size_t d) {
+      return std::find(axes.begin(), axes.end(), std::int64_t(d)) != axes.end();
+    };
     Naive out;
     for (std::size_t d = 0; d < x.shape.size(); ++d)
       if (!reduced(d)) out.shape.push_back(x.shape[d]);
@@ -171,9 +173,16 @@ struct einops::tensor_traits<Naive> {
     for (const auto& g : groups) {
       double v = 0;
       switch (reduction) {
-        case einops::Reduction::sum: for (double e : g) v += e; break;
-        case einops::Reduction::mean: for (double e : g) v += e / static_cast<double>(g.size()); break;
-        case einops::Reduction::prod: v = 1; for (double e : g) v *= e; break;
+        case einops::Reduction::sum:
+          for (double e : g) v += e;
+          break;
+        case einops::Reduction::mean:
+          for (double e : g) v += e / static_cast<double>(g.size());
+          break;
+        case einops::Reduction::prod:
+          v = 1;
+          for (double e : g) v *= e;
+          break;
         case einops::Reduction::min: v = *std::min_element(g.begin(), g.end()); break;
         case einops::Reduction::max: v = *std::max_element(g.begin(), g.end()); break;
         case einops::Reduction::any: v = std::any_of(g.begin(), g.end(), [](double e) { return e != 0; }); break;
@@ -271,8 +280,7 @@ void expect_same(const Naive& actual, const einops::AnyTensor& expected) {
   std::vector<double> want;
   if (expected.dtype() == einops::DType::boolean)
     for (bool v : expected.as<bool>().to_vector()) want.push_back(v ? 1.0 : 0.0);
-  else
-    want = expected.as<double>().to_vector();
+  else want = expected.as<double>().to_vector();
   ASSERT_EQ(actual.values.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(actual.values[i], want[i], 1e-9) << "at " << i;
 }

@@ -133,8 +133,8 @@ TEST(Eigen, ResultTypesFollowTheSpelling) {
   const auto x = counting<float, 4, Eigen::ColMajor>({2, 3, 4, 5});
   // Rank from a template pattern, named, or not known (a built-in tensor, reduce: an AnyTensor).
   static_assert(std::is_same_v<decltype(einops::rearrange<"b c h w -> b (c h w)">(x)), Eigen::Tensor<float, 2>>);
-  static_assert(std::is_same_v<decltype(einops::rearrange<3>(x, std::string("b c h w -> b c (h w)"))),
-                               Eigen::Tensor<float, 3>>);
+  static_assert(
+      std::is_same_v<decltype(einops::rearrange<3>(x, std::string("b c h w -> b c (h w)"))), Eigen::Tensor<float, 3>>);
   static_assert(std::is_same_v<decltype(einops::rearrange(x, "b c h w -> b h w c")), einops::Tensor<float>>);
   static_assert(std::is_same_v<decltype(einops::reduce(x, "b c h w -> b", "sum")), einops::AnyTensor>);
   static_assert(std::is_same_v<decltype(einops::reduce<1, bool>(x, "b c h w -> b", "any")), Eigen::Tensor<bool, 1>>);
@@ -287,7 +287,8 @@ TEST(Eigen, RearrangeViewIsABuiltInViewOfTheMemory) {
   }
   // A read-only tensor gives a read-only view.
   const auto& read_only = x;
-  static_assert(std::is_same_v<decltype(einops::rearrange_view(read_only, "a b c -> c b a")), einops::TensorView<const float>>);
+  static_assert(
+      std::is_same_v<decltype(einops::rearrange_view(read_only, "a b c -> c b a")), einops::TensorView<const float>>);
 }
 
 }  // namespace

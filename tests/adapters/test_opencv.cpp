@@ -31,7 +31,8 @@ Shape shape_of(const cv::Mat& m) {
 cv::Mat counting(int rows, int cols, int type) {
   cv::Mat m(rows, cols, type);
   float* values = m.ptr<float>();
-  for (std::size_t i = 0; i < m.total() * static_cast<std::size_t>(m.channels()); ++i) values[i] = static_cast<float>(i);
+  for (std::size_t i = 0; i < m.total() * static_cast<std::size_t>(m.channels()); ++i)
+    values[i] = static_cast<float>(i);
   return m;
 }
 
@@ -156,8 +157,8 @@ TEST(OpenCVResults, AsImageAndAsArraySwitchForms) {
 }
 
 TEST(OpenCVTypes, EveryDepthReadsAndComesBack) {
-  const std::pair<int, DType> depths[] = {{CV_8U, DType::uint8},   {CV_8S, DType::int8},     {CV_16U, DType::uint16},
-                                          {CV_16S, DType::int16},  {CV_32S, DType::int32},   {CV_32F, DType::float32},
+  const std::pair<int, DType> depths[] = {{CV_8U, DType::uint8},    {CV_8S, DType::int8},    {CV_16U, DType::uint16},
+                                          {CV_16S, DType::int16},   {CV_32S, DType::int32},  {CV_32F, DType::float32},
                                           {CV_64F, DType::float64}, {CV_16F, DType::float16}};
   for (const auto& [depth, dtype] : depths) {
     cv::Mat x;

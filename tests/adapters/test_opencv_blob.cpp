@@ -33,10 +33,8 @@ std::vector<cv::Mat> random_images(int count, int type, bool roi, unsigned seed)
   std::vector<cv::Mat> images;
   for (int i = 0; i < count; ++i) {
     cv::Mat parent(21, 35, type);
-    if (CV_MAT_DEPTH(type) == CV_8U)
-      rng.fill(parent, cv::RNG::UNIFORM, 0, 256);
-    else
-      rng.fill(parent, cv::RNG::UNIFORM, -300.0, 300.0);
+    if (CV_MAT_DEPTH(type) == CV_8U) rng.fill(parent, cv::RNG::UNIFORM, 0, 256);
+    else rng.fill(parent, cv::RNG::UNIFORM, -300.0, 300.0);
     images.push_back(roi ? parent(cv::Rect(1, 2, 33, 17)) : parent);
   }
   return images;
@@ -91,9 +89,11 @@ std::vector<BlobCase> blob_cases() {
       for (bool roi : {false, true})
         for (bool swap : {false, true}) {
           cases.push_back({depth, channels, roi, BlobParams{.swap_rb = swap}});
-          cases.push_back({depth, channels, roi,
-                           BlobParams{.scale = 1 / 255.0, .mean = cv::Scalar(103.94, 116.78, 123.68, 7.5), .swap_rb = swap}});
-          cases.push_back({depth, channels, roi, BlobParams{.scale = 0.017, .mean = cv::Scalar(-3.25, 0.5, 1e3), .swap_rb = swap}});
+          cases.push_back(
+              {depth, channels, roi,
+               BlobParams{.scale = 1 / 255.0, .mean = cv::Scalar(103.94, 116.78, 123.68, 7.5), .swap_rb = swap}});
+          cases.push_back(
+              {depth, channels, roi, BlobParams{.scale = 0.017, .mean = cv::Scalar(-3.25, 0.5, 1e3), .swap_rb = swap}});
         }
   return cases;
 }
@@ -126,11 +126,15 @@ TEST(OpenCVBlob, EqualsBlobFromImagesBitForBit) {
 }
 
 TEST(OpenCVBlob, StandardDeviationAndTwoChannels) {
-  const BlobParams p{.scale = 1 / 255.0, .mean = cv::Scalar(0.485, 0.456, 0.406) * 255.0,
-                     .std = cv::Scalar(0.229, 0.224, 0.225, 0.5), .swap_rb = true};
+  const BlobParams p{.scale = 1 / 255.0,
+                     .mean = cv::Scalar(0.485, 0.456, 0.406) * 255.0,
+                     .std = cv::Scalar(0.229, 0.224, 0.225, 0.5),
+                     .swap_rb = true};
   for (int channels : {2, 3, 4}) {
-    const std::vector<cv::Mat> images = random_images(2, CV_MAKETYPE(CV_8U, channels), true, 40u + static_cast<unsigned>(channels));
-    EXPECT_TRUE(same_bytes(einops::opencv::blob(images, "b h w c -> b c h w", p), reference_blob(images, p))) << channels;
+    const std::vector<cv::Mat> images =
+        random_images(2, CV_MAKETYPE(CV_8U, channels), true, 40u + static_cast<unsigned>(channels));
+    EXPECT_TRUE(same_bytes(einops::opencv::blob(images, "b h w c -> b c h w", p), reference_blob(images, p)))
+        << channels;
   }
 }
 
@@ -142,7 +146,8 @@ TEST(OpenCVBlob, OtherLayoutsAndDepths) {
   const cv::Mat last = einops::opencv::blob(images, "b h w c -> b h w c", p);
   EXPECT_TRUE(same_bytes(einops::rearrange(last, "b h w c -> b c h w"), planar));
   // A float16 blob: the float32 blob narrowed once.
-  const cv::Mat half = einops::opencv::blob(images, "b h w c -> b c h w", BlobParams{.scale = 2.0, .mean = cv::Scalar(10, 20, 30), .depth = CV_16F});
+  const cv::Mat half = einops::opencv::blob(images, "b h w c -> b c h w",
+                                            BlobParams{.scale = 2.0, .mean = cv::Scalar(10, 20, 30), .depth = CV_16F});
   cv::Mat narrowed;
   planar.convertTo(narrowed, CV_16F);
   EXPECT_TRUE(same_bytes(half, narrowed));
@@ -151,11 +156,14 @@ TEST(OpenCVBlob, OtherLayoutsAndDepths) {
 }
 
 TEST(OpenCVBlob, ImagesInvertTheBlobWithSaturation) {
-  const BlobParams p{.scale = 1 / 255.0, .mean = cv::Scalar(0.485, 0.456, 0.406, 0.5) * 255.0,
-                     .std = cv::Scalar(0.229, 0.224, 0.225, 0.25), .swap_rb = true};
+  const BlobParams p{.scale = 1 / 255.0,
+                     .mean = cv::Scalar(0.485, 0.456, 0.406, 0.5) * 255.0,
+                     .std = cv::Scalar(0.229, 0.224, 0.225, 0.25),
+                     .swap_rb = true};
   for (int channels : {1, 3, 4}) {
     SCOPED_TRACE(channels);
-    const std::vector<cv::Mat> images = random_images(3, CV_MAKETYPE(CV_8U, channels), true, 70u + static_cast<unsigned>(channels));
+    const std::vector<cv::Mat> images =
+        random_images(3, CV_MAKETYPE(CV_8U, channels), true, 70u + static_cast<unsigned>(channels));
     const cv::Mat blob = einops::opencv::blob(images, "b h w c -> b c h w", p);
     const cv::Mat blob_before = blob.clone();
     const std::vector<cv::Mat> back = einops::opencv::images(blob, "b c h w -> b h w c", p);

@@ -27,7 +27,8 @@ template <class T, xt::layout_type L, class Shape>
 xt::xarray<T, L> counting(const Shape& shape) {
   auto x = xt::xarray<T, L>::from_shape(shape);
   // Values by row-major position, whatever the layout: xtensor's own flat indexing places them.
-  const auto row_major = xt::eval(xt::reshape_view(xt::arange<std::int64_t>(static_cast<std::int64_t>(x.size())), shape));
+  const auto row_major =
+      xt::eval(xt::reshape_view(xt::arange<std::int64_t>(static_cast<std::int64_t>(x.size())), shape));
   x = xt::cast<T>((row_major * 37 + 11) % 101 - 50);
   return x;
 }

@@ -20,7 +20,8 @@ std::string read_call(const Case& c, Call& call) {
     call.inputs = make_inputs(*dtype, c.shapes());
     call.lengths = c.axes_lengths();
     if (c.op == "reduce") {
-      if (!c.raw.contains("reduction") || !c.raw.at("reduction").is_string()) return "reduce without a string 'reduction'";
+      if (!c.raw.contains("reduction") || !c.raw.at("reduction").is_string())
+        return "reduce without a string 'reduction'";
       call.reduction = c.raw.at("reduction").get<std::string>();
     }
     if (c.op == "unpack") call.packed = c.raw.at("packed_shapes").get<std::vector<einops::Shape>>();
@@ -42,10 +43,10 @@ std::optional<PlannedResult> planned_result(const Case& c, const Call& call) {
                                       : c.op == "repeat"  ? einops::Operation::repeat
                                                           : einops::Operation::reduce;
   try {
-    const auto plan = einops::get_plan(operation, operation == einops::Operation::reduce
-                                                      ? std::optional<std::string_view>(call.reduction)
-                                                      : std::nullopt,
-                                       einops::PatternRef(std::string_view(c.pattern)), shape, call.lengths);
+    const auto plan = einops::get_plan(
+        operation,
+        operation == einops::Operation::reduce ? std::optional<std::string_view>(call.reduction) : std::nullopt,
+        einops::PatternRef(std::string_view(c.pattern)), shape, call.lengths);
     einops::DType dtype = call.dtype;
     if (plan->reduction && !plan->reduced_axes.empty()) dtype = einops::reduction_result_dtype(*plan->reduction, dtype);
     return PlannedResult{plan->output_shape.size(), dtype};

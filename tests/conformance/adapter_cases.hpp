@@ -48,7 +48,8 @@ std::optional<PlannedResult> planned_result(const Case& c, const Call& call);
 /// The packed tensor's rank for a pack pattern (its axes and one for `*`), or nullopt.
 std::optional<std::size_t> pack_rank(const std::string& pattern);
 /// The rank of each part of unpack, or nullopt for a pattern that does not parse.
-std::optional<std::vector<std::size_t>> unpack_ranks(const std::string& pattern, const std::vector<einops::Shape>& packed);
+std::optional<std::vector<std::size_t>> unpack_ranks(const std::string& pattern,
+                                                     const std::vector<einops::Shape>& packed);
 /// einsum's output rank for operands of these ranks, or nullopt when the pattern does not parse.
 std::optional<std::size_t> einsum_rank(const std::string& pattern, const std::vector<std::size_t>& operand_ranks);
 

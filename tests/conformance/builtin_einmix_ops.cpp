@@ -22,8 +22,8 @@ einops::AnyTensor column_major(const einops::AnyTensor& x) {
     strides[d] = step;
     step *= x.shape()[d] > 0 ? x.shape()[d] : 1;
   }
-  const einops::AnyTensor out(x.dtype(), buffer.storage(), buffer.data(), einops::Shape(x.shape().begin(), x.shape().end()),
-                              strides);
+  const einops::AnyTensor out(x.dtype(), buffer.storage(), buffer.data(),
+                              einops::Shape(x.shape().begin(), x.shape().end()), strides);
   einops::rearrange_into(x, out, "... -> ...");
   return out;
 }

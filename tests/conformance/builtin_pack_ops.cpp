@@ -54,10 +54,12 @@ Outcome run_unpack(const Case& c) {
       [&](const std::vector<einops::AnyTensor>& parts) -> std::string {
         const Json& outputs = c.expect().at("outputs");
         if (outputs.size() != parts.size())
-          return "outputs: expected " + std::to_string(outputs.size()) + " tensors, got " + std::to_string(parts.size());
+          return "outputs: expected " + std::to_string(outputs.size()) + " tensors, got " +
+                 std::to_string(parts.size());
         for (std::size_t i = 0; i < parts.size(); ++i) {
           // Each part is a view into the input: shared storage, not a copy.
-          if (parts[i].storage() != input.storage()) return "output " + std::to_string(i) + " is not a view of the input";
+          if (parts[i].storage() != input.storage())
+            return "output " + std::to_string(i) + " is not a view of the input";
           if (std::string why = check_array(outputs[i], parts[i], ValueMatch::exact); !why.empty())
             return "output " + std::to_string(i) + ": " + why;
         }

@@ -48,12 +48,9 @@ template <class T>
 std::string text_of(const T& value) {
   std::ostringstream out;
   out.precision(17);
-  if constexpr (std::is_same_v<T, bool>)
-    out << (value ? "true" : "false");
-  else if constexpr (std::is_integral_v<T>)
-    out << static_cast<long long>(value);
-  else
-    out << static_cast<double>(value);
+  if constexpr (std::is_same_v<T, bool>) out << (value ? "true" : "false");
+  else if constexpr (std::is_integral_v<T>) out << static_cast<long long>(value);
+  else out << static_cast<double>(value);
   return out.str();
 }
 

@@ -48,8 +48,7 @@ Eigen::Tensor<T, static_cast<int>(N), Layout> to_eigen(const einops::AnyTensor& 
   for (std::size_t d = 0; d < N; ++d) dims[d] = x.shape()[d];
   Eigen::Tensor<T, static_cast<int>(N), Layout> out(dims);
   const T* values = static_cast<const T*>(x.data());  // row-major contiguous (inputs.cpp)
-  if constexpr (N == 0)
-    out() = values[0];  // (Eigen indexes a rank-0 tensor with no array)
+  if constexpr (N == 0) out() = values[0];            // (Eigen indexes a rank-0 tensor with no array)
   else
     for_each_index<N>(einops::Shape(x.shape().begin(), x.shape().end()),
                       [&](const auto& index, std::int64_t position) { out(index) = values[position]; });
@@ -61,12 +60,10 @@ einops::AnyTensor from_eigen(const Eigen::Tensor<T, N, Layout>& r) {
   einops::Shape shape(static_cast<std::size_t>(N));
   for (std::size_t d = 0; d < shape.size(); ++d) shape[d] = r.dimension(static_cast<Eigen::Index>(d));
   einops::Tensor<T> out(shape);
-  if constexpr (N == 0)
-    out.data()[0] = r();
+  if constexpr (N == 0) out.data()[0] = r();
   else
-    for_each_index<static_cast<std::size_t>(N)>(shape, [&](const auto& index, std::int64_t position) {
-      out.data()[position] = r(index);
-    });
+    for_each_index<static_cast<std::size_t>(N)>(
+        shape, [&](const auto& index, std::int64_t position) { out.data()[position] = r(index); });
   return out;
 }
 
@@ -154,7 +151,8 @@ einops::AnyTensor arrow(const Case& c, const Call& call) {
     in_range = with_rank<kMaxStaticRank>(call.inputs.front().rank(), [&](auto n) {
       constexpr std::size_t N = decltype(n)::value;
       if (!call.list) {
-        result = arrow_with_input<T, N>(c, call, to_eigen<T, N, Layout>(call.inputs.front()), result_rank, result_dtype);
+        result =
+            arrow_with_input<T, N>(c, call, to_eigen<T, N, Layout>(call.inputs.front()), result_rank, result_dtype);
         return;
       }
       std::vector<Eigen::Tensor<T, static_cast<int>(N), Layout>> xs;
@@ -180,7 +178,8 @@ einops::AnyTensor arrow(const Case& c, const Call& call) {
 
 template <int Layout>
 Outcome run_arrow(const Case& c, const Call& call) {
-  return expect_array(c, [&] { return arrow<Layout>(c, call); }, value_match(c));
+  return expect_array(
+      c, [&] { return arrow<Layout>(c, call); }, value_match(c));
 }
 
 /// A packed tensor and its shapes, the tensor read back into a built-in one.
@@ -222,12 +221,15 @@ PackResult pack(const Case& c, const Call& call) {
     std::vector<std::shared_ptr<void>> eigen_inputs;  // what the views point into
     std::vector<einops::AnyTensor> views;
     for (const einops::AnyTensor& input : call.inputs)
-      in_range = with_rank<kMaxStaticRank>(input.rank(), [&](auto n) {
-        constexpr std::size_t N = decltype(n)::value;
-        auto x = std::make_shared<Eigen::Tensor<T, static_cast<int>(N), Layout>>(to_eigen<T, N, Layout>(input));
-        views.push_back(einops::AnyTensor(einops::view(*x)));
-        eigen_inputs.push_back(std::move(x));
-      }) && in_range;
+      in_range = with_rank<kMaxStaticRank>(input.rank(),
+                                           [&](auto n) {
+                                             constexpr std::size_t N = decltype(n)::value;
+                                             auto x = std::make_shared<Eigen::Tensor<T, static_cast<int>(N), Layout>>(
+                                                 to_eigen<T, N, Layout>(input));
+                                             views.push_back(einops::AnyTensor(einops::view(*x)));
+                                             eigen_inputs.push_back(std::move(x));
+                                           }) &&
+                 in_range;
     if (!in_range) return;
     auto packed = einops::pack(std::span<const einops::AnyTensor>(views), c.pattern);
     const bool typed = with_rank<kMaxTypedRank>(packed_rank, [&](auto m) {
@@ -250,7 +252,8 @@ Outcome run_pack(const Case& c, const Call& call) {
 template <int Layout>
 std::vector<einops::AnyTensor> unpack(const Case& c, const Call& call) {
   const std::vector<std::size_t> ranks = unpack_ranks(c.pattern, call.packed).value_or(std::vector<std::size_t>{});
-  const bool one_rank = !ranks.empty() && std::all_of(ranks.begin(), ranks.end(), [&](std::size_t r) { return r == ranks[0]; });
+  const bool one_rank =
+      !ranks.empty() && std::all_of(ranks.begin(), ranks.end(), [&](std::size_t r) { return r == ranks[0]; });
   std::vector<einops::AnyTensor> parts;
   bool in_range = false;
   with_element(call.dtype, [&](auto element) {
@@ -321,7 +324,8 @@ einops::AnyTensor einsum(const Case& c, const Call& call) {
 
 template <int Layout>
 Outcome run_einsum(const Case& c, const Call& call) {
-  return expect_array(c, [&] { return einsum<Layout>(c, call); }, value_match(c));
+  return expect_array(
+      c, [&] { return einsum<Layout>(c, call); }, value_match(c));
 }
 
 template <int Layout>

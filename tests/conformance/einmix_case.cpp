@@ -17,7 +17,9 @@ EinMixArguments einmix_arguments(const Case& c) {
 }
 
 std::string check_structure(const Json& want, const einops::detail::EinMixStructure& got) {
-  const auto optional_text = [](const Json& j) { return j.is_null() ? std::optional<std::string>() : j.get<std::string>(); };
+  const auto optional_text = [](const Json& j) {
+    return j.is_null() ? std::optional<std::string>() : j.get<std::string>();
+  };
   if (optional_text(want.at("pre_reshape_pattern")) != got.pre_rearrange)
     return "pre_reshape_pattern: expected " + want.at("pre_reshape_pattern").dump() + ", got '" +
            got.pre_rearrange.value_or("null") + "'";
@@ -28,7 +30,8 @@ std::string check_structure(const Json& want, const einops::detail::EinMixStruct
     return "einsum_pattern: expected " + want.at("einsum_pattern").dump() + ", got '" + got.einsum_pattern + "'";
   if (want.at("weight_shape").get<std::vector<std::int64_t>>() != got.weight_shape) return "weight_shape differs";
   const Json& bias = want.at("bias_shape");
-  if (bias.is_null() != !got.bias_shape || (!bias.is_null() && bias.get<std::vector<std::int64_t>>() != *got.bias_shape))
+  if (bias.is_null() != !got.bias_shape ||
+      (!bias.is_null() && bias.get<std::vector<std::int64_t>>() != *got.bias_shape))
     return "bias_shape differs: expected " + bias.dump();
   if (want.at("fan_in").get<std::int64_t>() != got.fan_in) return "fan_in differs";
   const Json& lengths = want.at("pre_reshape_lengths");
@@ -56,7 +59,8 @@ Outcome run_builtin_einmix(const Case& c, const std::function<einops::AnyTensor(
       const Json& structure = c.expect().at("structure");
       structure_problem = check_structure(structure, mix.structure());
       mix.set_weight(make_input(einops::DType::float64, structure.at("weight_shape").get<einops::Shape>(), 1));
-      if (mix.bias()) mix.set_bias(make_input(einops::DType::float64, structure.at("bias_shape").get<einops::Shape>(), 2));
+      if (mix.bias())
+        mix.set_bias(make_input(einops::DType::float64, structure.at("bias_shape").get<einops::Shape>(), 2));
     }
     return apply(mix);
   };

@@ -20,10 +20,8 @@ einops::AnyTensor make_input(einops::DType dtype, const einops::Shape& shape, st
     T* data = tensor.data();
     for (std::int64_t i = 0; i < tensor.size(); ++i) {
       const std::int64_t v = input_value(i, k);
-      if constexpr (std::is_same_v<T, bool>)
-        data[i] = v > 0;
-      else
-        data[i] = static_cast<T>(v);
+      if constexpr (std::is_same_v<T, bool>) data[i] = v > 0;
+      else data[i] = static_cast<T>(v);
     }
     return tensor;
   });

@@ -141,9 +141,7 @@ int run(const Options& options) {
       op_order.push_back(c.op);
     Tally& tally = tallies[c.op];
     switch (outcome.status) {
-      case Outcome::Status::passed:
-        ++tally.passed, ++total.passed;
-        break;
+      case Outcome::Status::passed: ++tally.passed, ++total.passed; break;
       case Outcome::Status::not_run:
         ++tally.not_run, ++total.not_run;
         ++tally.not_run_reasons[outcome.reason];

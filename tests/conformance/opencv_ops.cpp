@@ -82,7 +82,9 @@ std::string from_mat(const cv::Mat& m, std::size_t rank, einops::AnyTensor& out)
     if (rank == 0 && shape == einops::Shape{1, 1}) shape.clear();
     else if (rank == 1 && shape.size() == 2 && shape[1] == 1) shape.pop_back();
     else if (rank == 3 && m.dims == 2 && m.channels() == 1) shape.push_back(1);
-    else return "a result of rank " + std::to_string(rank) + " came as a Mat of shape " + einops::detail::format_shape(shape);
+    else
+      return "a result of rank " + std::to_string(rank) + " came as a Mat of shape " +
+             einops::detail::format_shape(shape);
   }
   if (m.dims == 3 && m.channels() == 1 && m.size[2] >= 1 && m.size[2] <= 4)
     return "an image-shaped result (rank 3, last axis 1 to 4) came as a 3-dimensional Mat, not a 2-D one with channels";

@@ -93,7 +93,8 @@ std::string check_dimension_fault(const Case& c, std::string_view message, const
   const std::string length = std::to_string(shape[dim]);
   const std::string rest = detail.substr(kShapeMismatch.size());
   const bool names_length = rest.starts_with(length + " ") || rest.find("length " + length + " ") != std::string::npos;
-  if (!names_length) return "input dim " + std::to_string(dim) + " has length " + length + ", the sentence says otherwise";
+  if (!names_length)
+    return "input dim " + std::to_string(dim) + " has length " + length + ", the sentence says otherwise";
   return {};
 }
 
@@ -129,8 +130,8 @@ std::string check_parse_shape_fault(const Case& c, std::string_view message, con
   const einops::Shape shape = input_shape(c);
   const std::vector<std::string> groups = groups_per_dimension(groups_of(c.pattern), shape.size());
   for (std::size_t dim = 0; dim < groups.size() && dim < shape.size(); ++dim) {
-    const std::string want =
-        " (input dim " + std::to_string(dim) + ", group " + groups[dim] + ", length " + std::to_string(shape[dim]) + ")";
+    const std::string want = " (input dim " + std::to_string(dim) + ", group " + groups[dim] + ", length " +
+                             std::to_string(shape[dim]) + ")";
     if (suffix != want) continue;
     const std::int64_t fixed = fixed_length(groups[dim]);
     if (fixed < 0 || fixed == shape[dim] || (fixed == 1) != detail.starts_with(kParseUnit))

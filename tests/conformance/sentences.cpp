@@ -14,16 +14,16 @@ namespace {
 /// sides, numpy's stacking, reductions, allocation and einsum, integer division by a zero
 /// length. The library gives its own reasons for these faults.
 constexpr std::array<std::string_view, 10> kForeignSentences = {
-    "not enough values to unpack",                            // Python: a side missing
-    "too many values to unpack",                              // Python: "->" twice
-    "integer modulo by zero",                                 // Python: a length of 0 to divide by
-    "all input arrays must have the same shape",              // numpy.stack of a list input
-    "zero-size array to reduction operation",                 // numpy's min/max of nothing
-    "negative dimensions are not allowed",                    // numpy's allocation
-    "all the input array dimensions except for the concat",   // numpy.concatenate in pack
-    "fewer operands provided to einstein sum function",       // numpy.einsum
-    "operands could not be broadcast together",               // numpy.einsum
-    "dimensions in operand ",                                 // numpy.einsum
+    "not enough values to unpack",                           // Python: a side missing
+    "too many values to unpack",                             // Python: "->" twice
+    "integer modulo by zero",                                // Python: a length of 0 to divide by
+    "all input arrays must have the same shape",             // numpy.stack of a list input
+    "zero-size array to reduction operation",                // numpy's min/max of nothing
+    "negative dimensions are not allowed",                   // numpy's allocation
+    "all the input array dimensions except for the concat",  // numpy.concatenate in pack
+    "fewer operands provided to einstein sum function",      // numpy.einsum
+    "operands could not be broadcast together",              // numpy.einsum
+    "dimensions in operand ",                                // numpy.einsum
 };
 
 /// `text` with the items of every "{...}" sorted, so that Python sets compare in any order.

@@ -80,8 +80,9 @@ TEST(ReasonConsistency, CorpusPatternErrorsReadTheSameAtCompileAndRunTime) {
     if (reason.empty()) continue;  // the pattern is valid; the call fails on shapes or lengths
     if (!c.list_input()) {
       const std::string message = run_time_message(c);
-      EXPECT_TRUE(holds_reason(message, reason)) << c.id << ": compile-time reason '" << reason
-                                                 << "' missing from the run-time message:\n" << message;
+      EXPECT_TRUE(holds_reason(message, reason))
+          << c.id << ": compile-time reason '" << reason << "' missing from the run-time message:\n"
+          << message;
       ++checked;
     }
   }

@@ -46,7 +46,8 @@ at::Tensor to_torch(const einops::AnyTensor& x, bool strided) {
 
 einops::AnyTensor from_torch(const at::Tensor& y) {
   const auto dtype = einops::detail::torch_adapter::to_dtype(y.scalar_type());
-  if (!dtype) throw std::runtime_error(std::string("result dtype ") + c10::toString(y.scalar_type()) + " has no einops name");
+  if (!dtype)
+    throw std::runtime_error(std::string("result dtype ") + c10::toString(y.scalar_type()) + " has no einops name");
   const at::Tensor c = y.detach().contiguous();
   einops::AnyTensor out(*dtype, einops::Shape(c.sizes().begin(), c.sizes().end()));
   if (c.numel() > 0) std::memcpy(out.data(), c.data_ptr(), static_cast<std::size_t>(c.numel()) * c.element_size());

@@ -1,6 +1,6 @@
 // --backend xtensor: every op on xt::xarray, row- and column-major (einmix: einops::EinMix on the
-// array's memory); a case passes when both layouts do. Inputs are filled and results read through xtensor's own indexing, so
-// that the adapter's view of the memory is checked, not assumed.
+// array's memory); a case passes when both layouts do. Inputs are filled and results read through xtensor's own
+// indexing, so that the adapter's view of the memory is checked, not assumed.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -78,7 +78,8 @@ Outcome run_typed(const Case& c, const Call& call) {
       if (c.op == "rearrange") return from_xtensor(einops::rearrange(x, c.pattern, call.lengths));
       if (c.op == "repeat") return from_xtensor(einops::repeat(x, c.pattern, call.lengths));
       // The result's element type as numpy's rule gives it (sum of bool: int64; any: bool).
-      if (result_dtype == einops::dtype_v<T>) return from_xtensor(einops::reduce(x, c.pattern, call.reduction, call.lengths));
+      if (result_dtype == einops::dtype_v<T>)
+        return from_xtensor(einops::reduce(x, c.pattern, call.reduction, call.lengths));
       if (result_dtype == einops::DType::boolean)
         return from_xtensor(einops::reduce<bool>(x, c.pattern, call.reduction, call.lengths));
       return from_xtensor(einops::reduce<std::int64_t>(x, c.pattern, call.reduction, call.lengths));

@@ -16,7 +16,7 @@ namespace einops_fuzz {
 
 }  // namespace einops_fuzz
 
-#define FUZZ_REQUIRE(condition, what)                                         \
-  do {                                                                        \
-    if (!(condition)) ::einops_fuzz::fail(__FILE__, __LINE__, (what));        \
+#define FUZZ_REQUIRE(condition, what)                                  \
+  do {                                                                 \
+    if (!(condition)) ::einops_fuzz::fail(__FILE__, __LINE__, (what)); \
   } while (false)

@@ -73,7 +73,8 @@ AnyTensor make_input(const Call& call, bool for_product) {
   with_type(call.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* data = static_cast<T*>(x.data());
-    for (std::int64_t i = 0; i < x.size(); ++i) data[i] = static_cast<T>(input_value(static_cast<std::size_t>(i), for_product));
+    for (std::int64_t i = 0; i < x.size(); ++i)
+      data[i] = static_cast<T>(input_value(static_cast<std::size_t>(i), for_product));
   });
   if (!call.reversed || call.shape.empty() || x.size() == 0) return x;
   Shape strides(x.strides().begin(), x.strides().end());
@@ -94,9 +95,10 @@ AnyTensor run(const Call& call, const AnyTensor& x) {
     std::vector<AnyTensor> slices;
     const Shape rest(call.shape.begin() + 1, call.shape.end());
     for (std::int64_t i = 0; i < call.shape[0]; ++i)
-      slices.emplace_back(x.dtype(), x.storage(),
-                          static_cast<char*>(x.data()) + i * x.strides()[0] * static_cast<std::int64_t>(dtype_size(x.dtype())),
-                          rest, Shape(x.strides().begin() + 1, x.strides().end()));
+      slices.emplace_back(
+          x.dtype(), x.storage(),
+          static_cast<char*>(x.data()) + i * x.strides()[0] * static_cast<std::int64_t>(dtype_size(x.dtype())), rest,
+          Shape(x.strides().begin() + 1, x.strides().end()));
     switch (call.operation) {
       case Operation::rearrange: return rearrange(slices, pattern, call.lengths);
       case Operation::repeat: return repeat(slices, pattern, call.lengths);
@@ -105,11 +107,14 @@ AnyTensor run(const Call& call, const AnyTensor& x) {
   }
   if (call.callable) {  // a user reduction: the sum, in double
     const Tensor<double> typed = x.as<double>();
-    return reduce(typed, pattern, [](std::span<const double> group) {
-      double total = 0;
-      for (double v : group) total += v;
-      return total;
-    }, call.lengths);
+    return reduce(
+        typed, pattern,
+        [](std::span<const double> group) {
+          double total = 0;
+          for (double v : group) total += v;
+          return total;
+        },
+        call.lengths);
   }
   switch (call.operation) {
     case Operation::rearrange: return rearrange(x, pattern, call.lengths);
@@ -247,7 +252,8 @@ void check_result(const Call& call, const AnyTensor& x, const AnyTensor& y) {
                    detail::format_shape(plan->output_shape));
   const bool reducing = !plan->reduced_axes.empty() && plan->reduction.has_value();
   const DType expected_dtype = call.callable ? DType::float64
-                                             : reducing ? reduction_result_dtype(*plan->reduction, x.dtype()) : x.dtype();
+                               : reducing    ? reduction_result_dtype(*plan->reduction, x.dtype())
+                                             : x.dtype();
   FUZZ_REQUIRE(y.dtype() == expected_dtype, "result dtype " + std::string(dtype_name(y.dtype())));
   const Expected expected = reference(*plan, x, call);
   // Walk the result in row-major order through its own strides (it may be a view).

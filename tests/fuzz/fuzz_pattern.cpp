@@ -45,7 +45,8 @@ std::string print(const Expression& expression) {
 /// Equal apart from byte positions.
 bool same_structure(const Expression& a, const Expression& b) {
   if (a.groups.size() != b.groups.size() || a.has_ellipsis != b.has_ellipsis ||
-      a.ellipsis_parenthesized != b.ellipsis_parenthesized || a.has_non_unitary_anonymous != b.has_non_unitary_anonymous)
+      a.ellipsis_parenthesized != b.ellipsis_parenthesized ||
+      a.has_non_unitary_anonymous != b.has_non_unitary_anonymous)
     return false;
   for (std::size_t g = 0; g < a.groups.size(); ++g) {
     const Group& x = a.groups[g];
@@ -65,7 +66,8 @@ void check_expression(std::string_view text, ExpressionOptions options) {
   const std::string printed = print(parsed.value);
   const ParseResult<Expression> again = parse_expression(printed, 0, options);
   FUZZ_REQUIRE(again.ok(), "the printed expression does not parse: '" + printed + "'");
-  FUZZ_REQUIRE(same_structure(parsed.value, again.value), "the printed expression parses differently: '" + printed + "'");
+  FUZZ_REQUIRE(same_structure(parsed.value, again.value),
+               "the printed expression parses differently: '" + printed + "'");
   for (const Group& group : parsed.value.groups)
     for (const Axis& axis : group.axes) {
       FUZZ_REQUIRE(axis.position < text.size(), "axis position past the end");

@@ -62,7 +62,8 @@ inline std::optional<Call> decode_call(const std::uint8_t* data, std::size_t siz
   for (std::size_t at = end; at != std::string_view::npos;) {
     const std::size_t begin = at + 1;
     at = text.find('\n', begin);
-    const std::string_view line = text.substr(begin, at == std::string_view::npos ? std::string_view::npos : at - begin);
+    const std::string_view line =
+        text.substr(begin, at == std::string_view::npos ? std::string_view::npos : at - begin);
     const std::size_t equals = line.find('=');
     if (equals == std::string_view::npos) continue;
     std::int64_t value = 0;

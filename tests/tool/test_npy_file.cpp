@@ -63,8 +63,8 @@ std::vector<double> values_of(const AnyTensor& x) {
 }
 
 TEST_F(NpyFile, EveryDtypeAndOrderRoundTrips) {
-  const DType dtypes[] = {DType::boolean, DType::int8,   DType::int16,   DType::int32,   DType::int64, DType::uint8,
-                          DType::uint16,  DType::uint32, DType::uint64,  DType::float16, DType::float32, DType::float64};
+  const DType dtypes[] = {DType::boolean, DType::int8,   DType::int16,  DType::int32,   DType::int64,   DType::uint8,
+                          DType::uint16,  DType::uint32, DType::uint64, DType::float16, DType::float32, DType::float64};
   for (DType dtype : dtypes) {
     const AnyTensor x = counting(dtype);
     // C order as it is; Fortran order through a transposing view (written without a copy).

@@ -41,8 +41,8 @@ std::string error_of(const std::vector<unsigned char>& file) {
 }
 
 TEST(NpyFormat, WrittenHeadersReadBack) {
-  const DType dtypes[] = {DType::boolean, DType::int8,   DType::int16,   DType::int32,   DType::int64, DType::uint8,
-                          DType::uint16,  DType::uint32, DType::uint64,  DType::float16, DType::float32, DType::float64};
+  const DType dtypes[] = {DType::boolean, DType::int8,   DType::int16,  DType::int32,   DType::int64,   DType::uint8,
+                          DType::uint16,  DType::uint32, DType::uint64, DType::float16, DType::float32, DType::float64};
   const Shape shapes[] = {{}, {0}, {5}, {2, 3}, {1, 2, 3, 4, 5, 6, 7}};
   for (DType dtype : dtypes)
     for (const Shape& shape : shapes)
@@ -67,8 +67,9 @@ TEST(NpyFormat, WritesWhatNumpyWrites) {
   EXPECT_EQ(header.substr(10, 59), "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }");
   EXPECT_EQ(header.size(), 128u);
   EXPECT_EQ(header.back(), '\n');
-  EXPECT_NE(format_npy_header(DType::uint8, true, Shape{7}).find("'descr': '|u1', 'fortran_order': True, 'shape': (7,)"),
-            std::string::npos);
+  EXPECT_NE(
+      format_npy_header(DType::uint8, true, Shape{7}).find("'descr': '|u1', 'fortran_order': True, 'shape': (7,)"),
+      std::string::npos);
 }
 
 TEST(NpyFormat, ReadsOtherSpellings) {
@@ -141,7 +142,8 @@ TEST(NpyFormat, FuzzedHeadersFailCleanly) {
   // or an NpyFormatError; ASan/UBSan check that nothing reads out of bounds on the way.
   const std::vector<std::vector<unsigned char>> seeds = {
       file_of(DType::float64, false, Shape{3, 4}, 96), file_of(DType::int16, true, Shape{5}, 10),
-      file_of(DType::boolean, false, Shape{}, 1), with_dictionary("{'descr': '>f2', 'fortran_order': True, 'shape': (2, 2)}", 8)};
+      file_of(DType::boolean, false, Shape{}, 1),
+      with_dictionary("{'descr': '>f2', 'fortran_order': True, 'shape': (2, 2)}", 8)};
   std::mt19937 random(8);
   int parsed = 0, refused = 0;
   for (int round = 0; round < 20000; ++round) {
@@ -149,7 +151,8 @@ TEST(NpyFormat, FuzzedHeadersFailCleanly) {
     const int edits = 1 + static_cast<int>(random() % 4);
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = random() % std::min<std::size_t>(file.size(), 140);
-      file[at] = static_cast<unsigned char>(random() % 2 == 0 ? random() % 256 : " ,()[]{}':-0123456789L"[random() % 22]);
+      file[at] =
+          static_cast<unsigned char>(random() % 2 == 0 ? random() % 256 : " ,()[]{}':-0123456789L"[random() % 22]);
     }
     if (random() % 4 == 0) file.resize(random() % (file.size() + 1));
     try {

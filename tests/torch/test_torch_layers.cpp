@@ -56,7 +56,7 @@ TEST(TorchLayers, CheckedWhenMade) {
   EXPECT_THROW(layers::Rearrange("b c -> c b", {{"x", 2}}), EinopsError);
   EXPECT_THROW(layers::Reduce("b c -> b", "median"), EinopsError);
   EXPECT_THROW(layers::Reduce("b c -> b d", "sum"), EinopsError);
-  EXPECT_THROW(layers::EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}}), EinopsError);        // d unsized
+  EXPECT_THROW(layers::EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}}), EinopsError);  // d unsized
   EXPECT_THROW(layers::EinMix("b c -> b d", "c d e", std::nullopt, {{"c", 3}, {"d", 1}, {"e", 1}}), EinopsError);
   EXPECT_THROW(layers::EinMix("b c -> b d", "(c d)", std::nullopt, {{"c", 3}, {"d", 1}}), EinopsError);
   EXPECT_THROW(layers::EinMix("b c -> b d", "c d", "b", {{"c", 3}, {"d", 1}}), EinopsError);
@@ -108,7 +108,8 @@ TEST(TorchLayers, EinMixDecompositionAndInitialisation) {
   EXPECT_EQ(y.sizes(), (std::vector<std::int64_t>{3, 4, 10}));
   // The same computation spelled out.
   const at::Tensor expected =
-      (at::einsum("bhkc,cd->bhdk", {x.reshape({3, 4, 2, 6}), mix->weight}) + mix->bias.reshape({1, 5, 1})).reshape({3, 4, 10});
+      (at::einsum("bhkc,cd->bhdk", {x.reshape({3, 4, 2, 6}), mix->weight}) + mix->bias.reshape({1, 5, 1}))
+          .reshape({3, 4, 10});
   EXPECT_TRUE(at::allclose(y, expected, 1e-5, 1e-6));
 }
 

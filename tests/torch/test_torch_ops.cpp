@@ -84,7 +84,8 @@ TEST(TorchAdapter, RearrangeViewKeepsAutograd) {
   const at::Tensor x = arange({3, 4}).to(at::kDouble).requires_grad_(true);
   const at::Tensor y = einops::rearrange_view(x, "(a a2) b -> b a a2", "a2"_ax = 3);
   EXPECT_TRUE(y.requires_grad());
-  EXPECT_LT(gradient_error([](const at::Tensor& v) { return einops::rearrange_view(v, "a b -> b a"); }, arange({3, 4})), 1e-6);
+  EXPECT_LT(gradient_error([](const at::Tensor& v) { return einops::rearrange_view(v, "a b -> b a"); }, arange({3, 4})),
+            1e-6);
 }
 
 TEST(TorchAdapter, RepeatToANewAxisIsAnExpand) {
@@ -126,8 +127,8 @@ TEST(TorchAdapter, Reductions) {
 }
 
 TEST(TorchAdapter, EveryDtype) {
-  for (const at::ScalarType type : {at::kHalf, at::kBFloat16, at::kFloat, at::kDouble, at::kInt, at::kLong,
-                                    at::kShort, at::kChar, at::kByte, at::kBool}) {
+  for (const at::ScalarType type : {at::kHalf, at::kBFloat16, at::kFloat, at::kDouble, at::kInt, at::kLong, at::kShort,
+                                    at::kChar, at::kByte, at::kBool}) {
     const at::Tensor x = arange({2, 3, 4}, at::kFloat).to(type);
     const at::Tensor y = einops::rearrange(x, "a b c -> c (a b)");
     EXPECT_EQ(y.scalar_type(), type);
@@ -135,8 +136,8 @@ TEST(TorchAdapter, EveryDtype) {
     const at::Tensor m = einops::reduce(x, "a b c -> a", "max");
     EXPECT_TRUE(at::equal(m, x.amax({1, 2})));
     if (at::isFloatingType(type)) {
-      EXPECT_TRUE(at::allclose(einops::reduce(x, "a b c -> a c", "mean").to(at::kFloat),
-                               x.to(at::kFloat).mean(1), 1e-2, 1e-2));
+      EXPECT_TRUE(
+          at::allclose(einops::reduce(x, "a b c -> a c", "mean").to(at::kFloat), x.to(at::kFloat).mean(1), 1e-2, 1e-2));
     } else {
       EXPECT_THROW(einops::reduce(x, "a b c -> a c", "mean"), EinopsError);
     }
@@ -154,7 +155,7 @@ TEST(TorchAdapter, ListsAreStacked) {
 
 TEST(TorchAdapter, ErrorsAreEinopsErrors) {
   const at::Tensor x = arange({2, 3, 4});
-  EXPECT_THROW(einops::rearrange(x, "a b -> b a"), EinopsError);                       // rank
+  EXPECT_THROW(einops::rearrange(x, "a b -> b a"), EinopsError);                        // rank
   EXPECT_THROW(einops::rearrange(x, "a (b c) d -> a b c d", {{"c", 2}}), EinopsError);  // 3 % 2
   EXPECT_THROW(einops::rearrange(x, std::string("a b c -> a b")), EinopsError);         // run-time pattern
   EXPECT_THROW(einops::reduce(x, "a b c -> a", "median"), EinopsError);
@@ -208,20 +209,49 @@ TEST(TorchGradients, EveryOperation) {
   const at::Tensor x = distinct({2, 4, 3});
   const auto expect_gradient = [&](const char* what, const std::function<at::Tensor(const at::Tensor&)>& f,
                                    const at::Tensor& input) { EXPECT_LT(gradient_error(f, input), 1e-6) << what; };
-  expect_gradient("rearrange", [](const at::Tensor& t) { return einops::rearrange(t, "a (b c) d -> (d a) c b", {{"c", 2}}); }, x);
+  expect_gradient(
+      "rearrange",
+      [](const at::Tensor& t) {
+        return einops::rearrange(t, "a (b c) d -> (d a) c b", {{"c", 2}});
+      },
+      x);
   for (const char* reduction : {"sum", "mean", "max", "min", "prod"})
-    expect_gradient(reduction,
-                    [reduction](const at::Tensor& t) { return einops::reduce(t, "a (b c) d -> c a", reduction, {{"c", 2}}); }, x);
-  expect_gradient("repeat", [](const at::Tensor& t) { return einops::repeat(t, "a b c -> a (b r) c k", {{"r", 2}, {"k", 3}}); }, x);
-  expect_gradient("list", [](const at::Tensor& t) { return einops::rearrange(std::vector<at::Tensor>{t, t * 2}, "l a b c -> a (l b) c"); }, x);
-  expect_gradient("pack", [](const at::Tensor& t) { return einops::pack({t, t.sum(1) * 3}, "a * c").tensor; }, x);
-  expect_gradient("unpack", [](const at::Tensor& t) {
-    const auto parts = einops::unpack(t, {{2}, {2}}, "a * c");
-    return parts[0] * parts[1];
-  }, x);
+    expect_gradient(
+        reduction,
+        [reduction](const at::Tensor& t) {
+          return einops::reduce(t, "a (b c) d -> c a", reduction, {{"c", 2}});
+        },
+        x);
+  expect_gradient(
+      "repeat",
+      [](const at::Tensor& t) {
+        return einops::repeat(t, "a b c -> a (b r) c k", {{"r", 2}, {"k", 3}});
+      },
+      x);
+  expect_gradient(
+      "list",
+      [](const at::Tensor& t) {
+        return einops::rearrange(std::vector<at::Tensor>{t, t * 2}, "l a b c -> a (l b) c");
+      },
+      x);
+  expect_gradient(
+      "pack",
+      [](const at::Tensor& t) {
+        return einops::pack({t, t.sum(1) * 3}, "a * c").tensor;
+      },
+      x);
+  expect_gradient(
+      "unpack",
+      [](const at::Tensor& t) {
+        const auto parts = einops::unpack(t, {{2}, {2}}, "a * c");
+        return parts[0] * parts[1];
+      },
+      x);
   const at::Tensor w = distinct({3, 5}, 11);
-  expect_gradient("einsum", [&](const at::Tensor& t) { return einops::einsum(t, w, "a b c, c d -> d a"); }, x);
-  expect_gradient("einsum weight", [&](const at::Tensor& t) { return einops::einsum(x, t, "a b c, c d -> d a"); }, w);
+  expect_gradient(
+      "einsum", [&](const at::Tensor& t) { return einops::einsum(t, w, "a b c, c d -> d a"); }, x);
+  expect_gradient(
+      "einsum weight", [&](const at::Tensor& t) { return einops::einsum(x, t, "a b c, c d -> d a"); }, w);
 }
 
 // ---- 8 threads at once --------------------------------------------------------------------------

@@ -19,10 +19,10 @@ namespace einops_test {
 using einops::Shape;
 
 struct Problem {
-  std::vector<std::int64_t> axis_length;      // by axis id
-  std::vector<std::vector<int>> input_dims;   // axis ids of each input dimension
-  std::vector<std::vector<int>> output_dims;  // axis ids of each output dimension (empty: unit)
-  std::vector<bool> output_parenthesized;     // per output dim: write "(a)" rather than "a"
+  std::vector<std::int64_t> axis_length;                    // by axis id
+  std::vector<std::vector<int>> input_dims;                 // axis ids of each input dimension
+  std::vector<std::vector<int>> output_dims;                // axis ids of each output dimension (empty: unit)
+  std::vector<bool> output_parenthesized;                   // per output dim: write "(a)" rather than "a"
   std::vector<std::pair<std::string, std::int64_t>> given;  // axis lengths passed to the op
 
   static std::string name(int axis) { return "ax" + std::to_string(axis); }
@@ -85,7 +85,8 @@ struct Problem {
     std::vector<std::int64_t> index(count, 0);
     const auto linear = [&](const std::vector<int>& dim) {
       std::int64_t at = 0;
-      for (int axis : dim) at = at * axis_length[static_cast<std::size_t>(axis)] + index[static_cast<std::size_t>(axis)];
+      for (int axis : dim)
+        at = at * axis_length[static_cast<std::size_t>(axis)] + index[static_cast<std::size_t>(axis)];
       return at;
     };
     const Shape out_shape = output_shape();
@@ -93,7 +94,8 @@ struct Problem {
       std::int64_t in_offset = 0;
       for (std::size_t d = 0; d < input_dims.size(); ++d) in_offset += linear(input_dims[d]) * strides[d];
       std::int64_t out_index = 0;
-      for (std::size_t d = 0; d < output_dims.size(); ++d) out_index = out_index * out_shape[d] + linear(output_dims[d]);
+      for (std::size_t d = 0; d < output_dims.size(); ++d)
+        out_index = out_index * out_shape[d] + linear(output_dims[d]);
       visit(in_offset, out_index);
       std::size_t a = count;
       while (a > 0) {
@@ -162,7 +164,8 @@ inline Problem random_problem(std::mt19937& rng, Kind kind) {
     const int inferred = uniform(0, parts);  // == parts: give all of them
     for (int k = 0; k < parts; ++k)
       if (k != inferred && (parts > 1 || uniform(0, 3) == 0))
-        p.given.emplace_back(Problem::name(dim[static_cast<std::size_t>(k)]), p.axis_length[static_cast<std::size_t>(dim[static_cast<std::size_t>(k)])]);
+        p.given.emplace_back(Problem::name(dim[static_cast<std::size_t>(k)]),
+                             p.axis_length[static_cast<std::size_t>(dim[static_cast<std::size_t>(k)])]);
     p.input_dims.push_back(dim);
   }
   std::vector<int> order(p.axis_length.size());

@@ -86,14 +86,16 @@ TEST(PlanCache, ThreadsRecentPlansFollowTheWholeKeyAndClear) {
 
 TEST(PlanCache, CopySchedulesAreMadeOncePerElementSize) {
   const auto plan = rearrange_plan("a b c -> c a b", {8, 16, 32});
-  const einops::detail::CopySchedule* first = &plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 4);
+  const einops::detail::CopySchedule* first =
+      &plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 4);
   EXPECT_EQ(&plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 4), first);
   EXPECT_NE(&plan->kernels->contiguous_schedules.get(plan->kernels->contiguous_walk, 2), first);
   const auto fresh = einops::make_plan(Operation::rearrange, std::nullopt, "a b c -> c a b", Shape{8, 16, 32}, {});
   std::vector<const einops::detail::CopySchedule*> seen(8, nullptr);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < seen.size(); ++t)
-    threads.emplace_back([&, t] { seen[t] = &fresh->kernels->contiguous_schedules.get(fresh->kernels->contiguous_walk, 8); });
+    threads.emplace_back(
+        [&, t] { seen[t] = &fresh->kernels->contiguous_schedules.get(fresh->kernels->contiguous_walk, 8); });
   for (auto& thread : threads) thread.join();
   for (const auto* schedule : seen) EXPECT_EQ(schedule, seen.front());  // one published, the others dropped
 }
@@ -218,7 +220,8 @@ TEST(RecentEntries, TheEntryUsedLastIsFoundWithoutAHash) {
 
 TEST(RecentEntries, ANewEntryReplacesTheOldestOfItsSet) {
   einops::detail::RecentEntries<Number, 1, 3> recent;
-  for (int value = 0; value < 4; ++value) recent.store(recent.find(value), [value](Number& entry) { entry.value = value; });
+  for (int value = 0; value < 4; ++value)
+    recent.store(recent.find(value), [value](Number& entry) { entry.value = value; });
   EXPECT_EQ(recent.find(0).hit, nullptr);  // the oldest gave way to 3
   for (int value = 1; value < 4; ++value) {
     ASSERT_NE(recent.find(value).hit, nullptr);

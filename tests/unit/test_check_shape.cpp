@@ -75,7 +75,8 @@ TEST(CheckShape, EinopsIssueExample) {
 }
 
 TEST(CheckShape, CompositionsInferOneUnknown) {
-  EXPECT_EQ(entries(check({2, 12}, "b (h p)", {{"p", 4}})), (std::vector<ParsedShape::Entry>{{"b", 2}, {"h", 3}, {"p", 4}}));
+  EXPECT_EQ(entries(check({2, 12}, "b (h p)", {{"p", 4}})),
+            (std::vector<ParsedShape::Entry>{{"b", 2}, {"h", 3}, {"p", 4}}));
   EXPECT_EQ(entries(check({2, 12}, "b (h p)", {{"h", 3}, {"p", 4}})),
             (std::vector<ParsedShape::Entry>{{"b", 2}, {"h", 3}, {"p", 4}}));
   EXPECT_EQ(entries(check({2, 12}, "b (h 4)")), (std::vector<ParsedShape::Entry>{{"b", 2}, {"h", 3}}));
@@ -126,11 +127,13 @@ TEST(CheckShapeErrors, EveryKindOfGroup) {
     const std::string message = message_of([&] { (void)check(shape, pattern, lengths); });
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ":\n" << message;
   };
-  fails({2, 173}, "b (h p)", {{"p", 2}}, "Shape mismatch, can't divide axis of length 173 in chunks of 2 (input dim 1, group (h p))");
+  fails({2, 173}, "b (h p)", {{"p", 2}},
+        "Shape mismatch, can't divide axis of length 173 in chunks of 2 (input dim 1, group (h p))");
   fails({2, 12}, "b (h p)", {{"h", 2}, {"p", 5}}, "Shape mismatch, 12 != 10 (input dim 1, group (h p))");
   fails({2, 12}, "b ( h   p )", {}, "Could not infer sizes for {'h', 'p'} (input dim 1, group ( h   p ))");
   fails({2, 12}, "b (h 0)", {}, "Anonymous axis should have positive length, not 0");
-  fails({2, 12}, "b (h p)", {{"p", 0}}, "can't divide axis of length 12 in chunks of 0 (division by zero) (input dim 1, group (h p))");
+  fails({2, 12}, "b (h p)", {{"p", 0}},
+        "can't divide axis of length 12 in chunks of 0 (division by zero) (input dim 1, group (h p))");
   fails({2, 4}, "b 3", {}, "Shape mismatch, 4 != 3 (input dim 1, group 3)");
   fails({2, 4}, "b ()", {}, "Shape mismatch, 4 != 1 (input dim 1, group ())");
   fails({2, 4}, "1 b", {}, "Shape mismatch, 2 != 1 (input dim 0, group 1)");

@@ -55,7 +55,9 @@ struct Map {
 };
 
 /// The element of a map at position p along its axis (one value: every position).
-float at(const std::vector<float>& values, std::int64_t p) { return values.size() == 1 ? values[0] : values[static_cast<std::size_t>(p)]; }
+float at(const std::vector<float>& values, std::int64_t p) {
+  return values.size() == 1 ? values[0] : values[static_cast<std::size_t>(p)];
+}
 
 /// out[i] = Out(map(float(y[i]))), p the index of output dimension `axis_dim` (-1: none).
 template <class Out, class In>
@@ -103,9 +105,9 @@ template <class T>
     const T a = g.data()[i], b = expected.data()[i];
     if (is_nan(a) && is_nan(b)) continue;
     if (bits_of(a) != bits_of(b))
-      return ::testing::AssertionFailure() << "element " << i << ": " << static_cast<double>(to_float(a)) << " (bits "
-                                           << bits_of(a) << ") != " << static_cast<double>(to_float(b)) << " (bits "
-                                           << bits_of(b) << ")";
+      return ::testing::AssertionFailure()
+             << "element " << i << ": " << static_cast<double>(to_float(a)) << " (bits " << bits_of(a)
+             << ") != " << static_cast<double>(to_float(b)) << " (bits " << bits_of(b) << ")";
   }
   return ::testing::AssertionSuccess();
 }
@@ -154,11 +156,13 @@ struct Case {
 };
 /// Channels-last to planes (split), planes to channels-last (merge), channels kept, channels
 /// outermost; on [2, 5, 37, 3] inputs read as `b h w c` (the last three with c = 37 for merge).
-const Case kCases[] = {{"b h w c -> b c h w", 1}, {"b h w c -> b h w c", 3}, {"b h w c -> c b h w", 0}, {"b h w c -> b w h c", 3}};
+const Case kCases[] = {
+    {"b h w c -> b c h w", 1}, {"b h w c -> b h w c", 3}, {"b h w c -> c b h w", 0}, {"b h w c -> b w h c", 3}};
 
 template <class In, class Out>
 void check_pair() {
-  SCOPED_TRACE(std::string(einops::dtype_name(einops::dtype_v<In>)) + " -> " + std::string(einops::dtype_name(einops::dtype_v<Out>)));
+  SCOPED_TRACE(std::string(einops::dtype_name(einops::dtype_v<In>)) + " -> " +
+               std::string(einops::dtype_name(einops::dtype_v<Out>)));
   const Tensor<In> x = random_tensor<In>({2, 5, 37, 3}, 7);
   const Map map = channel_map();
   const einops::affine<"c"> affine{.scale = map.scale, .offset = map.offset};
@@ -166,7 +170,8 @@ void check_pair() {
     SCOPED_TRACE(c.pattern);
     const Tensor<In> moved = einops::contiguous(einops::rearrange(x, einops::runtime(c.pattern)));
     Tensor<Out> out(einops::Shape(moved.shape().begin(), moved.shape().end()));
-    einops::rearrange_into(x, out, einops::runtime(c.pattern), einops::affine<>{.scale = map.scale, .offset = map.offset, .axis = "c"});
+    einops::rearrange_into(x, out, einops::runtime(c.pattern),
+                           einops::affine<>{.scale = map.scale, .offset = map.offset, .axis = "c"});
     EXPECT_TRUE(same_elements(out, reference<Out>(moved, &map, c.axis_dim)));
     // Conversion only.
     einops::rearrange_into(x, out, einops::runtime(c.pattern));
@@ -176,13 +181,17 @@ void check_pair() {
   const Tensor<In> planes = einops::contiguous(einops::rearrange(x, "b h w c -> b c h w"));
   Tensor<Out> back({2, 5, 37, 3});
   einops::rearrange_into(planes, back, "b c h w -> b h w c", affine);
-  EXPECT_TRUE(same_elements(back, reference<Out>(einops::contiguous(einops::rearrange(planes, "b c h w -> b h w c")), &map, 3)));
+  EXPECT_TRUE(same_elements(
+      back, reference<Out>(einops::contiguous(einops::rearrange(planes, "b c h w -> b h w c")), &map, 3)));
   // The axis inside an output group: the same elements as the planes, regrouped.
   Tensor<Out> grouped = einops::rearrange<Out>(x, "b h w c -> b (c h) w", affine);
-  EXPECT_TRUE(same_elements(grouped, einops::contiguous(einops::rearrange(einops::rearrange<Out>(x, "b h w c -> b c h w", affine), "b c h w -> b (c h) w"))));
+  EXPECT_TRUE(
+      same_elements(grouped, einops::contiguous(einops::rearrange(
+                                 einops::rearrange<Out>(x, "b h w c -> b c h w", affine), "b c h w -> b (c h) w"))));
   // offset first, scalars.
   const Map scalar{{1.5f}, {-7.0f}, true};
-  Tensor<Out> y = einops::rearrange<Out>(x, "b h w c -> b c h w", einops::affine<>{.scale = {1.5f}, .offset = {-7.0f}, .offset_first = true});
+  Tensor<Out> y = einops::rearrange<Out>(x, "b h w c -> b c h w",
+                                         einops::affine<>{.scale = {1.5f}, .offset = {-7.0f}, .offset_first = true});
   EXPECT_TRUE(same_elements(y, reference<Out>(planes, &scalar, -1)));
 }
 
@@ -212,8 +221,9 @@ TEST_P(EveryTarget, ReversedAndStridedInputs) {
   const Map map = channel_map();
   const TensorView<const std::uint8_t> roi(x.data() + 70 * 4 + 4, {3, 7, 66, 3}, {9 * 70 * 4, 70 * 4, 4, 1});
   const std::vector<TensorView<const std::uint8_t>> views = {
-      einops::flip(x.view(), 3), einops::flip(x.view(), 2), einops::flip(x.view(), 1), roi, einops::flip(roi, 3),
-      einops::flip(einops::flip(roi, 2), 3)};
+      einops::flip(x.view(), 3), einops::flip(x.view(), 2),
+      einops::flip(x.view(), 1), roi,
+      einops::flip(roi, 3),      einops::flip(einops::flip(roi, 2), 3)};
   for (std::size_t v = 0; v < views.size(); ++v) {
     SCOPED_TRACE("view " + std::to_string(v));
     const TensorView<const std::uint8_t>& view = views[v];
@@ -222,13 +232,15 @@ TEST_P(EveryTarget, ReversedAndStridedInputs) {
     const Map m = three ? map : Map{{0.5f, 2.0f, -1.25f, 4.0f}, {3.0f, -0.5f, 100.0f, 1.0f}};
     const einops::affine<"c"> affine{.scale = m.scale, .offset = m.offset};
     Tensor<float> out = einops::rearrange<float>(view, "b h w c -> b c h w", affine);
-    EXPECT_TRUE(same_elements(out, reference<float>(einops::contiguous(einops::rearrange(copy, "b h w c -> b c h w")), &m, 1)));
+    EXPECT_TRUE(
+        same_elements(out, reference<float>(einops::contiguous(einops::rearrange(copy, "b h w c -> b c h w")), &m, 1)));
     // And back: planes read reversed along w into channels-last uint8.
     const Tensor<float> planes = einops::rearrange<float>(copy, "b h w c -> b c h w");
     Tensor<std::uint8_t> back(einops::Shape(copy.shape().begin(), copy.shape().end()));
     einops::rearrange_into(einops::flip(planes, 3), back, "b c h w -> b h w c", affine);
     const Tensor<float> flipped = einops::contiguous(einops::flip(planes, 3));
-    EXPECT_TRUE(same_elements(back, reference<std::uint8_t>(einops::contiguous(einops::rearrange(flipped, "b c h w -> b h w c")), &m, 3)));
+    EXPECT_TRUE(same_elements(
+        back, reference<std::uint8_t>(einops::contiguous(einops::rearrange(flipped, "b c h w -> b h w c")), &m, 3)));
   }
   // A strided output (every other column of a wider tensor).
   Tensor<float> wide({3, 4, 9, 140});
@@ -236,7 +248,8 @@ TEST_P(EveryTarget, ReversedAndStridedInputs) {
   const einops::affine<"c"> affine4{.scale = {0.5f, 2.0f, -1.25f, 4.0f}, .offset = {3.0f, -0.5f, 100.0f, 1.0f}};
   einops::rearrange_into(x, every_other, "b h w c -> b c h w", affine4);
   const Map m4{affine4.scale, affine4.offset};
-  EXPECT_TRUE(same_elements(einops::contiguous(every_other), reference<float>(einops::contiguous(einops::rearrange(x, "b h w c -> b c h w")), &m4, 1)));
+  EXPECT_TRUE(same_elements(einops::contiguous(every_other),
+                            reference<float>(einops::contiguous(einops::rearrange(x, "b h w c -> b c h w")), &m4, 1)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, EveryTarget, ::testing::ValuesIn(einops::detail::simd_targets()), target_name);
@@ -245,10 +258,12 @@ INSTANTIATE_TEST_SUITE_P(Targets, EveryTarget, ::testing::ValuesIn(einops::detai
 
 TEST(Convert, RoundsToNearestEvenAndSaturatesIntegers) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> in = {-1.0f, -0.5f, 0.5f, 1.5f, 2.5f, 126.5f, 127.5f, 128.5f, 254.5f, 255.5f, 256.0f, 1e10f,
-                                 -1e10f, -128.5f, -127.5f, inf, -inf, nan, -nan};
-  const std::vector<std::uint8_t> expected_u8 = {0, 0, 0, 2, 2, 126, 128, 128, 254, 255, 255, 255, 0, 0, 0, 255, 0, 0, 0};
-  const std::vector<std::int8_t> expected_i8 = {-1, 0, 0, 2, 2, 126, 127, 127, 127, 127, 127, 127, -128, -128, -128, 127, -128, 0, 0};
+  const std::vector<float> in = {-1.0f,  -0.5f, 0.5f,   1.5f,    2.5f,    126.5f, 127.5f, 128.5f, 254.5f, 255.5f,
+                                 256.0f, 1e10f, -1e10f, -128.5f, -127.5f, inf,    -inf,   nan,    -nan};
+  const std::vector<std::uint8_t> expected_u8 = {0,   0,   0, 2, 2, 126, 128, 128, 254, 255,
+                                                 255, 255, 0, 0, 0, 255, 0,   0,   0};
+  const std::vector<std::int8_t> expected_i8 = {-1,  0,   0,    2,    2,    126, 127,  127, 127, 127,
+                                                127, 127, -128, -128, -128, 127, -128, 0,   0};
   // Long enough for whole vectors on every target, each value at several vector positions.
   constexpr std::int64_t kCopies = 40;
   std::vector<float> values;
@@ -275,7 +290,8 @@ TEST(Convert, FloatLimitsAndSpecialValues) {
   EXPECT_EQ(scaled.at({3, 0}), inf);  // float32 overflow
   const Tensor<float> nan_input({1, 1}, {std::numeric_limits<float>::quiet_NaN()});
   EXPECT_EQ(einops::rearrange<std::uint8_t>(nan_input, "a b -> a b", einops::affine<>{.offset = {5.0f}}).at({0, 0}), 0);
-  EXPECT_TRUE(std::isnan(einops::rearrange<float>(nan_input, "a b -> a b", einops::affine<>{.offset = {5.0f}}).at({0, 0})));
+  EXPECT_TRUE(
+      std::isnan(einops::rearrange<float>(nan_input, "a b -> a b", einops::affine<>{.offset = {5.0f}}).at({0, 0})));
 }
 
 // ---- threads -----------------------------------------------------------------------------------
@@ -283,7 +299,8 @@ TEST(Convert, FloatLimitsAndSpecialValues) {
 TEST(Convert, SameBitsForAnyThreadCount) {
   const Tensor<std::uint8_t> x = random_tensor<std::uint8_t>({4, 256, 256, 3}, 3);
   const Tensor<float> planes_in = random_tensor<float>({4, 3, 128, 256}, 5);
-  const einops::affine<"c"> affine{.scale = {1 / 58.395f, 1 / 57.12f, 1 / 57.375f}, .offset = {-2.1179f, -2.0357f, -1.8044f}};
+  const einops::affine<"c"> affine{.scale = {1 / 58.395f, 1 / 57.12f, 1 / 57.375f},
+                                   .offset = {-2.1179f, -2.0357f, -1.8044f}};
   const int saved = einops::get_num_threads();
   std::vector<Tensor<float>> blobs;
   std::vector<Tensor<std::uint8_t>> images;
@@ -294,7 +311,8 @@ TEST(Convert, SameBitsForAnyThreadCount) {
   }
   einops::set_num_threads(saved);
   for (std::size_t i = 1; i < blobs.size(); ++i) {
-    EXPECT_EQ(std::memcmp(blobs[i].data(), blobs[0].data(), static_cast<std::size_t>(blobs[0].size()) * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(blobs[i].data(), blobs[0].data(), static_cast<std::size_t>(blobs[0].size()) * sizeof(float)),
+              0);
     EXPECT_EQ(std::memcmp(images[i].data(), images[0].data(), static_cast<std::size_t>(images[0].size())), 0);
   }
 }
@@ -311,7 +329,8 @@ TEST(Convert, ListInputsReadInPlace) {
   std::vector<Tensor<std::uint8_t>> parents;
   std::vector<TensorView<const std::uint8_t>> rois;
   for (std::int64_t b = 0; b < 3; ++b) {
-    separate.emplace_back(einops::Shape{6, 10, 3}, std::vector<std::uint8_t>(x.data() + b * 180, x.data() + (b + 1) * 180));
+    separate.emplace_back(einops::Shape{6, 10, 3},
+                          std::vector<std::uint8_t>(x.data() + b * 180, x.data() + (b + 1) * 180));
     parents.push_back(einops::repeat(separate.back(), "h w c -> h (w r) c", {{"r", b + 1}}));
   }
   for (std::int64_t b = 0; b < 3; ++b)  // pixel w of the ROI is pixel w * (b + 1) of its parent: x's pixel w
@@ -336,7 +355,8 @@ TEST(Convert, RepeatConverts) {
 TEST(Convert, ErrorsNameTheCall) {
   const Tensor<std::uint8_t> x({2, 3});
   const std::string axis = message_of([&] {
-    (void)einops::rearrange<float>(x, einops::runtime("a c -> c a"), einops::affine<>{.scale = {1.f, 2.f}, .axis = "k"});
+    (void)einops::rearrange<float>(x, einops::runtime("a c -> c a"),
+                                   einops::affine<>{.scale = {1.f, 2.f}, .axis = "k"});
   });
   EXPECT_NE(axis.find("The axis of the affine map is not an axis of the output"), std::string::npos) << axis;
   const std::string length = message_of([&] {

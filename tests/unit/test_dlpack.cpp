@@ -31,13 +31,14 @@ struct Produced {
 };
 
 /// A row-major float32 tensor of `shape` holding 0, 1, 2, ... (`strides` empty: null strides).
-DLManagedTensor* produce(const Shape& shape, int* deletions, const Shape& strides = {}, DLDataType type = {kDLFloat, 32, 1},
-                         DLDevice device = {kDLCPU, 0}) {
+DLManagedTensor* produce(const Shape& shape, int* deletions, const Shape& strides = {},
+                         DLDataType type = {kDLFloat, 32, 1}, DLDevice device = {kDLCPU, 0}) {
   auto produced = std::make_unique<Produced>();
   const std::int64_t count = einops::detail::element_count(shape);
   produced->buffer.resize(static_cast<std::size_t>(count) * type.bits / 8 + 16);
   if (type.code == kDLFloat && type.bits == 32)
-    for (std::int64_t i = 0; i < count; ++i) reinterpret_cast<float*>(produced->buffer.data())[i] = static_cast<float>(i);
+    for (std::int64_t i = 0; i < count; ++i)
+      reinterpret_cast<float*>(produced->buffer.data())[i] = static_cast<float>(i);
   produced->shape = shape;
   produced->strides = strides;
   produced->deletions = deletions;
@@ -147,10 +148,10 @@ TEST(DLPackTypes, EveryElementTypeCrossesWithItsDLPackCode) {
     std::uint8_t bits;
   };
   const Expected all[] = {
-      {DType::boolean, 6, 8},    {DType::int8, kDLInt, 8},     {DType::int16, kDLInt, 16},
-      {DType::int32, kDLInt, 32}, {DType::int64, kDLInt, 64},   {DType::uint8, kDLUInt, 8},
-      {DType::uint16, kDLUInt, 16}, {DType::uint32, kDLUInt, 32}, {DType::uint64, kDLUInt, 64},
-      {DType::float32, kDLFloat, 32}, {DType::float64, kDLFloat, 64}, {DType::float16, kDLFloat, 16},
+      {DType::boolean, 6, 8},           {DType::int8, kDLInt, 8},       {DType::int16, kDLInt, 16},
+      {DType::int32, kDLInt, 32},       {DType::int64, kDLInt, 64},     {DType::uint8, kDLUInt, 8},
+      {DType::uint16, kDLUInt, 16},     {DType::uint32, kDLUInt, 32},   {DType::uint64, kDLUInt, 64},
+      {DType::float32, kDLFloat, 32},   {DType::float64, kDLFloat, 64}, {DType::float16, kDLFloat, 16},
       {DType::bfloat16, kDLBfloat, 16},
   };
   for (const Expected& e : all) {
@@ -233,7 +234,8 @@ TEST(DLPackErrors, MisalignedFirstElementIsRefused) {
   expect_refused(offset_by(produce({2}, &deletions, {}, {kDLInt, 16, 1}), 1), "byte_offset 1");
   EXPECT_EQ(deletions, 3);
   // An offset of whole elements is aligned; one-byte elements are always.
-  for (const auto& [type, offset] : {std::pair{DLDataType{kDLFloat, 64, 1}, 8u}, std::pair{DLDataType{kDLUInt, 8, 1}, 3u}}) {
+  for (const auto& [type, offset] :
+       {std::pair{DLDataType{kDLFloat, 64, 1}, 8u}, std::pair{DLDataType{kDLUInt, 8, 1}, 3u}}) {
     const AnyTensor x = einops::from_dlpack(offset_by(produce({1}, &deletions, {}, type), offset));
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(x.data()) % (type.bits / 8), 0u);
   }

@@ -41,17 +41,21 @@ TEST(EinMix, DecompositionAsEinops) {
 }
 
 TEST(EinMix, ConstructionChecksAsEinops) {
-  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}}); })
-                .find("Dimension d of weight should be specified"),
+  EXPECT_NE(message_of([] {
+              EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}});
+            }).find("Dimension d of weight should be specified"),
             std::string::npos);
-  EXPECT_NE(message_of([] { EinMix("b c -> b d", "(c d)", std::nullopt, {{"c", 3}, {"d", 2}}); })
-                .find("Parenthesis is not allowed in weight shape"),
+  EXPECT_NE(message_of([] {
+              EinMix("b c -> b d", "(c d)", std::nullopt, {{"c", 3}, {"d", 2}});
+            }).find("Parenthesis is not allowed in weight shape"),
             std::string::npos);
-  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", "c", {{"c", 3}, {"d", 2}}); })
-                .find("Bias axes {'c'} not present in output"),
+  EXPECT_NE(message_of([] {
+              EinMix("b c -> b d", "c d", "c", {{"c", 3}, {"d", 2}});
+            }).find("Bias axes {'c'} not present in output"),
             std::string::npos);
-  EXPECT_NE(message_of([] { EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}, {"e", 1}}); })
-                .find("are not used in pattern"),
+  EXPECT_NE(message_of([] {
+              EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}, {"e", 1}});
+            }).find("are not used in pattern"),
             std::string::npos);
   EXPECT_THROW(EinMix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}}, DType::int32), EinopsError);
 }
@@ -111,7 +115,8 @@ TEST(EinMix, PreAndPostRearrangeAndEllipsis) {
   const Tensor<float> y = mix(x);
   ASSERT_EQ(shape_of(y.shape()), (Shape{2, 2, 4}));
   const Tensor<float> rows = einops::rearrange(x, "b hw c -> (b hw) c");
-  const std::vector<float> expected = linear(rows, mix.weight(), einops::rearrange(Tensor<float>(*mix.bias()), "1 1 1 d -> d"));
+  const std::vector<float> expected =
+      linear(rows, mix.weight(), einops::rearrange(Tensor<float>(*mix.bias()), "1 1 1 d -> d"));
   // y[b, h, w*2 + d] is row (b*4 + h*2 + w), column d of the linear layer.
   for (std::int64_t b = 0; b < 2; ++b)
     for (std::int64_t h = 0; h < 2; ++h)
@@ -147,7 +152,10 @@ TEST(EinMix, ParametersAreReadWrittenAndCopied) {
 
 TEST(EinMix, CallErrorsNameTheLayer) {
   const EinMix mix("b c -> b d", "c d", std::nullopt, {{"c", 3}, {"d", 2}});
-  EXPECT_NE(message_of([&] { (void)mix(Tensor<double>(Shape{2, 3})); }).find("holds float32 parameters"), std::string::npos);
+  EXPECT_NE(message_of([&] {
+              (void)mix(Tensor<double>(Shape{2, 3}));
+            }).find("holds float32 parameters"),
+            std::string::npos);
   const std::string message = message_of([&] { (void)mix(Tensor<float>(Shape{2, 4})); });
   EXPECT_NE(message.find("EinMix('b c -> b d', 'c d')"), std::string::npos) << message;
   EXPECT_NE(message.find("(2, 4)"), std::string::npos) << message;

@@ -117,10 +117,8 @@ std::vector<T> reference(const std::vector<Operand>& operands, const std::vector
       }
       total += term;
     }
-    if constexpr (std::is_same_v<T, bool>)
-      out[static_cast<std::size_t>(o)] = total != 0;
-    else
-      out[static_cast<std::size_t>(o)] = static_cast<T>(total);
+    if constexpr (std::is_same_v<T, bool>) out[static_cast<std::size_t>(o)] = total != 0;
+    else out[static_cast<std::size_t>(o)] = static_cast<T>(total);
   }
   return out;
 }
@@ -130,7 +128,8 @@ std::string name_of(int label) { return std::string("ax").append(std::to_string(
 template <class T>
 T random_value(std::mt19937& rng) {
   if constexpr (std::is_same_v<T, bool>) return std::uniform_int_distribution<int>(0, 1)(rng) == 1;
-  else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(std::uniform_int_distribution<int>(-8, 8)(rng)) / 4;
+  else if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(std::uniform_int_distribution<int>(-8, 8)(rng)) / 4;
   else return static_cast<T>(std::uniform_int_distribution<int>(-100, 100)(rng));
 }
 
@@ -140,8 +139,7 @@ void expect_close(const std::vector<T>& got, const std::vector<T>& want, const s
   for (std::size_t i = 0; i < got.size(); ++i) {
     if constexpr (std::is_floating_point_v<T>)
       ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::fabs(want[i]))) << what << " at " << i;
-    else
-      ASSERT_EQ(got[i], want[i]) << what << " at " << i;
+    else ASSERT_EQ(got[i], want[i]) << what << " at " << i;
   }
 }
 
@@ -229,7 +227,8 @@ std::vector<double> matmul(const std::vector<double>& a, const std::vector<doubl
   for (std::int64_t i = 0; i < m; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       double sum = 0;
-      for (std::int64_t p = 0; p < k; ++p) sum += a[static_cast<std::size_t>(i * k + p)] * b[static_cast<std::size_t>(p * n + j)];
+      for (std::int64_t p = 0; p < k; ++p)
+        sum += a[static_cast<std::size_t>(i * k + p)] * b[static_cast<std::size_t>(p * n + j)];
       c[static_cast<std::size_t>(i * n + j)] = sum;
     }
   return c;
@@ -248,7 +247,8 @@ TEST(EinsumDifferential, Uint16) { differential<std::uint16_t>(6, 200); }
 TEST(EinsumDifferential, Bool) { differential<bool>(7, 200); }
 
 TEST(Einsum, EinopsDocExamples) {
-  const Tensor<double> x = random_tensor({4, 5, 6}, 1), y = random_tensor({6, 5, 3}, 2), z = random_tensor({4, 2, 7}, 3);
+  const Tensor<double> x = random_tensor({4, 5, 6}, 1), y = random_tensor({6, 5, 3}, 2),
+                       z = random_tensor({4, 2, 7}, 3);
   const Tensor<double> out = einops::einsum(x, y, z, "a b c, c b d, a g k -> a b k");
   EXPECT_EQ(Shape(out.shape().begin(), out.shape().end()), (Shape{4, 5, 7}));
   // out[a,b,k] = (Σ_c x[a,b,c] Σ_d y[c,b,d]) (Σ_g z[a,g,k])
@@ -312,7 +312,8 @@ TEST(Einsum, MatrixProductLayoutsMatchNaive) {
   // Reversed rows (negative stride) and a broadcast (zero stride) operand take the packing path.
   const TensorView<const double> reversed(a.data() + (m - 1) * k, {m, k}, {-k, 1});
   const Tensor<double> flipped = einops::einsum(reversed, b, "i k, k j -> i j");
-  for (std::int64_t j = 0; j < n; ++j) ASSERT_NEAR(flipped.at({0, j}), want[static_cast<std::size_t>((m - 1) * n + j)], 1e-9);
+  for (std::int64_t j = 0; j < n; ++j)
+    ASSERT_NEAR(flipped.at({0, j}), want[static_cast<std::size_t>((m - 1) * n + j)], 1e-9);
   std::vector<double> row(static_cast<std::size_t>(k));
   for (std::int64_t p = 0; p < k; ++p) row[static_cast<std::size_t>(p)] = static_cast<double>(p % 5) - 2;
   const TensorView<const double> broadcast(row.data(), {m, k}, {0, 1});
@@ -397,19 +398,26 @@ TEST(EinsumErrors, NamePatternShapesAndReason) {
     EXPECT_NE(message.find(shapes), std::string::npos) << message;
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;
   };
-  fails([&] { einops::einsum(a, einops::runtime("i j -> k")); }, "i j -> k", "(2, 3)", "Unknown axis k on right side of einsum i j -> k.");
-  fails([&] { einops::einsum(a, b, einops::runtime("i k -> i")); }, "i k -> i", "(2, 3), (3, 4)", "1 operand(s), but 2 tensor(s)");
-  fails([&] { einops::einsum(a, einops::runtime("i j k -> i")); }, "i j k -> i", "(2, 3)", "rank 2, but its pattern names 3 axes");
+  fails([&] { einops::einsum(a, einops::runtime("i j -> k")); }, "i j -> k", "(2, 3)",
+        "Unknown axis k on right side of einsum i j -> k.");
+  fails([&] { einops::einsum(a, b, einops::runtime("i k -> i")); }, "i k -> i", "(2, 3), (3, 4)",
+        "1 operand(s), but 2 tensor(s)");
+  fails([&] { einops::einsum(a, einops::runtime("i j k -> i")); }, "i j k -> i", "(2, 3)",
+        "rank 2, but its pattern names 3 axes");
   fails([&] { einops::einsum(a, c, einops::runtime("i k, k j -> i j")); }, "i k, k j -> i j", "(2, 3), (5, 4)",
         "Axis 'k' has length 3 in an earlier operand but 5 in operand 1");
-  fails([&] { einops::einsum(a, einops::runtime("i i -> i")); }, "i i -> i", "(2, 3)", "repeats in operand 0 with different lengths");
-  fails([&] { einops::einsum(Tensor<float>({2, 3, 4}), einops::runtime("i ... -> i")); }, "i ... -> i", "(2, 3, 4)",
-        "no '...' to put them");
+  fails([&] { einops::einsum(a, einops::runtime("i i -> i")); }, "i i -> i", "(2, 3)",
+        "repeats in operand 0 with different lengths");
+  fails(
+      [&] {
+        einops::einsum(Tensor<float>({2, 3, 4}), einops::runtime("i ... -> i"));
+      },
+      "i ... -> i", "(2, 3, 4)", "no '...' to put them");
   fails([&] { einops::einsum(a, einops::runtime("i j -> i i")); }, "i j -> i i", "(2, 3)", "duplicate dimension");
   fails([&] { einops::einsum(a, einops::runtime("(i j) -> i")); }, "(i j) -> i", "(2, 3)", "Shape rearrangement");
   fails([&] { einops::einsum(a, einops::runtime("i 3 -> i")); }, "i 3 -> i", "(2, 3)", "Anonymous axes");
   fails([&] { einops::einsum(a, einops::runtime("i j")); }, "i j", "(2, 3)", "Einsum pattern must contain '->'.");
-  fails([&] { einops::einsum(AnyTensor(a), AnyTensor(Tensor<double>({3})), einops::runtime("i k, k -> i")); }, "i k, k -> i",
-        "(2, 3), (3,)", "one dtype");
+  fails([&] { einops::einsum(AnyTensor(a), AnyTensor(Tensor<double>({3})), einops::runtime("i k, k -> i")); },
+        "i k, k -> i", "(2, 3), (3,)", "one dtype");
   fails([] { einops::einsum(std::span<const AnyTensor>(), einops::runtime("-> ")); }, "-> ", "", "at least one tensor");
 }

@@ -53,7 +53,8 @@ Route route_of(std::string_view pattern, const std::vector<Shape>& shapes, einop
 /// with rows of at least kSmallMinRowBytes.
 Route float32_route(double work, std::int64_t n) {
   namespace e = einops::detail::einsum;
-  const bool small = e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) : work <= e::kSmallMaxWork;
+  const bool small =
+      e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) : work <= e::kSmallMaxWork;
   return small && static_cast<double>(n) * 4 >= e::kSmallMinRowBytes ? Route::small_product : Route::matrix_product;
 }
 
@@ -61,11 +62,14 @@ TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
   using einops::DType;
   for (std::int64_t q : {4, 8, 16, 32, 49, 64})
     for (std::int64_t d : {8, 16, 32, 64}) {
-      if (q == 4 && static_cast<double>(d) >= einops::detail::einsum::kStreamMinDepth) continue;  // 4 x 4 dots of 64 stream
+      if (q == 4 && static_cast<double>(d) >= einops::detail::einsum::kStreamMinDepth)
+        continue;  // 4 x 4 dots of 64 stream
       const Shape queries{4, 8, q, d}, weights{4, 8, q, q};
       for (DType type : {DType::float16, DType::bfloat16}) {
-        EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, type), Route::small_product) << q << " " << d;
-        EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, type), Route::small_product) << q << " " << d;
+        EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, type), Route::small_product)
+            << q << " " << d;
+        EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, type), Route::small_product)
+            << q << " " << d;
       }
       const double work = static_cast<double>(q * q * d);
       EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32), float32_route(work, q));
@@ -95,7 +99,8 @@ TEST(EinsumSmallRoute, LargeProductsStayMatrixProducts) {
 
 TEST(EinsumSmallRoute, ExplainNamesTheKernel) {
   const std::vector<Shape> shapes = {{2, 4, 16, 32}, {2, 4, 16, 32}};
-  const auto description = einops::detail::describe_einsum("b h q d, b h k d -> b h q k", shapes, einops::DType::float16);
+  const auto description =
+      einops::detail::describe_einsum("b h q d, b h k d -> b h q k", shapes, einops::DType::float16);
   ASSERT_EQ(description.steps.size(), 1u);
   EXPECT_NE(description.steps.front().kernel.find("small products: 8 x [16 x 32] . [32 x 16]"), std::string::npos)
       << description.steps.front().kernel;
@@ -264,7 +269,8 @@ void expect_matches(Problem<T>& p, double tolerance, const std::string& what) {
         const double got = static_cast<double>(at(p.c, p.pc, e, i, j));
         const bool ok = tolerance == 0 ? got == static_cast<double>(static_cast<T>(want))
                                        : std::abs(got - want) <= tolerance * magnitude + 1e-30;
-        if (!ok && failures++ < 5) ADD_FAILURE() << what << " entry " << e << " (" << i << ", " << j << "): " << got << " vs " << want;
+        if (!ok && failures++ < 5)
+          ADD_FAILURE() << what << " entry " << e << " (" << i << ", " << j << "): " << got << " vs " << want;
       }
 }
 
@@ -302,9 +308,10 @@ void exact_on_tile_edges(std::uint32_t seed) {
         const bool reversed = (m + n) % 2 == 1;  // half of the problems walk their batch backwards
         if (reversed) reverse_batch(p);
         einops::detail::einsum::small_batched_product(type_of<T>(), p.gemm);
-        expect_matches(p, 0, std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " A " +
-                                 kLayoutNames[la] + ", B " + kLayoutNames[lb] + ", C " + kLayoutNames[lc] +
-                                 (reversed ? ", batch reversed" : ""));
+        expect_matches(p, 0,
+                       std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n) + " A " +
+                           kLayoutNames[la] + ", B " + kLayoutNames[lb] + ", C " + kLayoutNames[lc] +
+                           (reversed ? ", batch reversed" : ""));
         if (::testing::Test::HasFailure()) return;
       }
     // A broadcast row of A and of B (zero row stride), every layout of C.
@@ -406,7 +413,8 @@ void identical_for_any_thread_count() {
         einops::set_num_threads(threads);
         std::fill(p.c.begin(), p.c.end(), static_cast<T>(NAN));
         einops::detail::einsum::small_batched_product(type_of<T>(), p.gemm);
-        EXPECT_EQ(std::memcmp(p.c.data(), one.data(), bytes), 0) << m << "x" << k << "x" << n << " with " << threads << " threads";
+        EXPECT_EQ(std::memcmp(p.c.data(), one.data(), bytes), 0)
+            << m << "x" << k << "x" << n << " with " << threads << " threads";
       }
     }
   });

@@ -46,8 +46,8 @@ TEST(EinsumRoute, NoFreeAxisOnASideStreams) {
   EXPECT_EQ(route_of("b n d, b n d -> b n", {{32, 64, 256}, {32, 64, 256}}), Route::streaming);
   EXPECT_EQ(route_of("b h i d, b h i d -> b h i", {{4, 8, 64, 64}, {4, 8, 64, 64}}), Route::streaming);
   EXPECT_EQ(route_of("... d, ... d -> ...", {{4, 5, 6}, {4, 5, 6}}), Route::streaming);
-  EXPECT_EQ(route_of("b n d, d -> b n", {{32, 64, 256}, {256}}), Route::streaming);      // matrix-vector
-  EXPECT_EQ(route_of("d, b n d -> b n", {{256}, {32, 64, 256}}), Route::streaming);      // vector-matrix
+  EXPECT_EQ(route_of("b n d, d -> b n", {{32, 64, 256}, {256}}), Route::streaming);        // matrix-vector
+  EXPECT_EQ(route_of("d, b n d -> b n", {{256}, {32, 64, 256}}), Route::streaming);        // vector-matrix
   EXPECT_EQ(route_of("b n d, b d -> b n", {{32, 64, 256}, {32, 256}}), Route::streaming);  // batched
   EXPECT_EQ(route_of("b n d, b n d -> b n d", {{32, 64, 256}, {32, 64, 256}}), Route::streaming);
   EXPECT_EQ(route_of("b n d, d -> b n d", {{32, 64, 256}, {256}}), Route::streaming);
@@ -170,7 +170,8 @@ using Exact = std::conditional_t<einops::is_floating_element_v<T>, double, std::
 template <class T>
 T rounded(Exact<T> sum) {
   if constexpr (std::is_same_v<T, bool>) return sum != 0;
-  else if constexpr (einops::is_floating_element_v<T>) return static_cast<T>(static_cast<float>(sum));  // exact in float
+  else if constexpr (einops::is_floating_element_v<T>)
+    return static_cast<T>(static_cast<float>(sum));  // exact in float
   else return static_cast<T>(sum);
 }
 
@@ -196,14 +197,14 @@ struct Spec {
 /// Dot products along a shared axis, matrix-vector products, elementwise and broadcast products,
 /// products summed over batch axes, and short free axes on both sides with a long sum.
 const std::vector<Spec> kSpecs = {
-    {"xyd", "xyd", "xy"}, {"xyzd", "xyzd", "xyz"}, {"xd", "d", "x"},     {"d", "xd", "x"},     {"xyd", "xd", "xy"},
-    {"d", "d", ""},       {"xde", "xde", "x"},     {"dx", "dx", "x"},     {"xyd", "xyd", "xyd"}, {"xyd", "d", "xyd"},
+    {"xyd", "xyd", "xy"}, {"xyzd", "xyzd", "xyz"}, {"xd", "d", "x"},     {"d", "xd", "x"},      {"xyd", "xd", "xy"},
+    {"d", "d", ""},       {"xde", "xde", "x"},     {"dx", "dx", "x"},    {"xyd", "xyd", "xyd"}, {"xyd", "d", "xyd"},
     {"xyd", "xy", "xyd"}, {"xy", "xy", "yx"},      {"xyd", "yd", "dxy"}, {"nd", "nd", "d"},     {"bnd", "bnd", "bd"},
     {"bnd", "bn", "bd"},  {"bid", "bjd", "bij"},   {"bid", "bjd", "jbi"}};
 
 /// Lengths around SIMD vector widths (2..16 lanes), the kernels' unrolled groups and blocks, and
 /// lanes mode's buffer of kRowStreamLanes accumulators (2061: two whole buffers and a tail).
-const std::vector<std::int64_t> kEdgeLengths = {1,  2,  3,  4,  5,  7,   8,   9,   15,   16,  17,
+const std::vector<std::int64_t> kEdgeLengths = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16,   17,
                                                 31, 32, 33, 63, 64, 65, 127, 129, 257, 1031, 2061};
 
 /// Random lengths for the names of `spec`, at most `budget` index combinations in all (the
@@ -242,7 +243,8 @@ void streaming_matches_reference(unsigned seed, int trials) {
       const auto length = pick_lengths(spec, rng, 1 << 17);
       Operand<T> a(shape_of(spec.a, length), pick_layout(), rng), b(shape_of(spec.b, length), pick_layout(), rng);
       const Layout out_layout = pick_layout();
-      Operand<T> out(shape_of(spec.out, length), out_layout == Layout::broadcast ? Layout::contiguous : out_layout, rng);
+      Operand<T> out(shape_of(spec.out, length), out_layout == Layout::broadcast ? Layout::contiguous : out_layout,
+                     rng);
       const bool into = std::uniform_int_distribution<int>(0, 2)(rng) == 0;
       const std::string pattern = spec.pattern();
       const std::string what = pattern + " on " + einops::detail::format_shape(a.shape) + " and " +

@@ -59,28 +59,38 @@ TEST(ErrorMessages, ShapeErrorNamesEverything) {
 TEST(ErrorMessages, LengthErrorsNameTheDimensionAndGroup) {
   const Tensor<float> x({2, 3, 172});
   const char* indivisible = "Shape mismatch, can't divide axis of length 172 in chunks of 5 (input dim 2, group (h p))";
-  EXPECT_NE(message_of([&] { (void)einops::rearrange(x, "b c (h p) -> b c h p", {{"p", 5}}); }).find(indivisible),
+  EXPECT_NE(message_of([&] {
+              (void)einops::rearrange(x, "b c (h p) -> b c h p", {{"p", 5}});
+            }).find(indivisible),
             std::string::npos);
-  EXPECT_NE(message_of([&] { (void)einops::rearrange(x, einops::runtime("b c (h p) -> b c h p"), {{"p", 5}}); })
-                .find(indivisible),
+  EXPECT_NE(message_of([&] {
+              (void)einops::rearrange(x, einops::runtime("b c (h p) -> b c h p"), {{"p", 5}});
+            }).find(indivisible),
             std::string::npos);
   // As written, spaces and all; after an ellipsis, dimensions count what it stands for.
-  EXPECT_NE(message_of([&] { (void)einops::reduce(x, "... ( h  p ) -> ... h", "sum", {{"p", 5}}); })
-                .find("in chunks of 5 (input dim 2, group ( h  p ))"),
+  EXPECT_NE(message_of([&] {
+              (void)einops::reduce(x, "... ( h  p ) -> ... h", "sum", {{"p", 5}});
+            }).find("in chunks of 5 (input dim 2, group ( h  p ))"),
             std::string::npos);
-  EXPECT_NE(message_of([&] { (void)einops::rearrange(x234, "a b c -> c b a", {{"b", 4}}); })
-                .find("Shape mismatch, 3 != 4 (input dim 1, group b)"),
+  EXPECT_NE(message_of([&] {
+              (void)einops::rearrange(x234, "a b c -> c b a", {{"b", 4}});
+            }).find("Shape mismatch, 3 != 4 (input dim 1, group b)"),
             std::string::npos);
-  EXPECT_TRUE(message_of([&] { (void)einops::rearrange(x234, "a b c->c b a", {{"c", 5}}); })  // no space before the arrow
+  EXPECT_TRUE(message_of([&] {
+                (void)einops::rearrange(x234, "a b c->c b a", {{"c", 5}});
+              })  // no space before the arrow
                   .ends_with("Shape mismatch, 4 != 5 (input dim 2, group c)"));
-  EXPECT_NE(message_of([&] { (void)einops::reduce(x234, "a b (c 3) -> a b", "max"); })
-                .find("Shape mismatch, can't divide axis of length 4 in chunks of 3 (input dim 2, group (c 3))"),
+  EXPECT_NE(message_of([&] {
+              (void)einops::reduce(x234, "a b (c 3) -> a b", "max");
+            }).find("Shape mismatch, can't divide axis of length 4 in chunks of 3 (input dim 2, group (c 3))"),
             std::string::npos);
-  EXPECT_NE(message_of([&] { (void)einops::rearrange(x234, "a b (c d) -> a b c d"); })
-                .find("Could not infer sizes for {'c', 'd'} (input dim 2, group (c d))"),
+  EXPECT_NE(message_of([&] {
+              (void)einops::rearrange(x234, "a b (c d) -> a b c d");
+            }).find("Could not infer sizes for {'c', 'd'} (input dim 2, group (c d))"),
             std::string::npos);
-  EXPECT_NE(message_of([&] { (void)einops::repeat(x234, "a b c -> a b c r", {{"r", 2}, {"z", 3}}); })
-                .find("Axis z is not used in transform (given z=3)"),
+  EXPECT_NE(message_of([&] {
+              (void)einops::repeat(x234, "a b c -> a b c r", {{"r", 2}, {"z", 3}});
+            }).find("Axis z is not used in transform (given z=3)"),
             std::string::npos);
 }
 
@@ -96,7 +106,8 @@ TEST(ErrorMessages, ListInputsNameWhereTheyDiffer) {
 }
 
 TEST(ErrorMessages, ReduceNamesTheReduction) {
-  const std::string message = message_of([] { (void)einops::reduce(x234, einops::runtime("a b c -> a b c d"), "max"); });
+  const std::string message =
+      message_of([] { (void)einops::reduce(x234, einops::runtime("a b c -> a b c d"), "max"); });
   EXPECT_NE(message.find("max-reduction"), std::string::npos) << message;
   EXPECT_NE(message.find("(2, 3, 4)"), std::string::npos) << message;
   EXPECT_NE(message.find("Unexpected identifiers on the right side of reduce"), std::string::npos) << message;
@@ -104,8 +115,9 @@ TEST(ErrorMessages, ReduceNamesTheReduction) {
 }
 
 TEST(ErrorMessages, RepeatNamesAllLengths) {
-  const std::string message =
-      message_of([] { (void)einops::repeat(x234, "a b c -> a b c r s", {{"r", 2}, {"h", 3}}); });
+  const std::string message = message_of([] {
+    (void)einops::repeat(x234, "a b c -> a b c r s", {{"r", 2}, {"h", 3}});
+  });
   EXPECT_NE(message.find("repeat"), std::string::npos) << message;
   EXPECT_NE(message.find("r: 2, h: 3"), std::string::npos) << message;
   EXPECT_NE(message.find("{'s'}"), std::string::npos) << message;  // the new axis without a size
@@ -116,8 +128,9 @@ TEST(ErrorMessages, WrongRank) {
   EXPECT_NE(message.find("(2, 3, 4)"), std::string::npos) << message;
   EXPECT_NE(message.find("Wrong shape: expected 2 dims. Received 3-dim tensor. (groups: a, b)"), std::string::npos)
       << message;
-  EXPECT_NE(message_of([] { (void)einops::rearrange(x234, "a (b c) d e ... -> a b c d e ..."); })
-                .find("Wrong shape: expected >=4 dims. Received 3-dim tensor. (groups: a, (b c), d, e, ...)"),
+  EXPECT_NE(message_of([] {
+              (void)einops::rearrange(x234, "a (b c) d e ... -> a b c d e ...");
+            }).find("Wrong shape: expected >=4 dims. Received 3-dim tensor. (groups: a, (b c), d, e, ...)"),
             std::string::npos);
   const Tensor<float> vector({5});
   const std::string one = message_of([&] { (void)einops::rearrange(vector, "a b -> b a"); });

@@ -86,25 +86,44 @@ TEST(HostileSizes, EachIsAnEinopsErrorNamingTheFault) {
   const TensorView<float> huge(&one, {std::int64_t{1} << 20, std::int64_t{1} << 20}, {0, 0});
   const std::int64_t big = std::int64_t{1} << 40;
   const std::vector<Hostile> cases = {
-      {"negative given length", [&] { (void)einops::rearrange(x6, std::string("(a b) -> a b"), {{"b", -2}}); },
+      {"negative given length",
+       [&] {
+         (void)einops::rearrange(x6, std::string("(a b) -> a b"), {{"b", -2}});
+       },
        {"rearrange", "(a b) -> a b", "(6,)", "Axis b", "negative length (-2)"}},
       {"negative given length for a new axis",
-       [&] { (void)einops::repeat(x6, std::string("a -> a r"), {{"r", -1}}); }, {"repeat", "Axis r", "negative"}},
-      {"negative input length", [&] {
+       [&] {
+         (void)einops::repeat(x6, std::string("a -> a r"), {{"r", -1}});
+       },
+       {"repeat", "Axis r", "negative"}},
+      {"negative input length",
+       [&] {
          (void)einops::make_plan(einops::Operation::rearrange, std::nullopt, "a b -> b a", Shape{2, -3}, {});
        },
        {"rearrange", "negative length (-3) in dimension 1"}},
-      {"negative length in a tensor", [&] { Tensor<float> t(Shape{4, -1}); }, {"negative length"}},
+      {"negative length in a tensor",
+       [&] {
+         Tensor<float> t(Shape{4, -1});
+       },
+       {"negative length"}},
       {"negative length in a view", [&] { TensorView<float> v(&one, {-5}); }, {"negative length"}},
-      {"zero anonymous axis", [&] { (void)einops::rearrange(x23, std::string("a (b 0) -> a b")); },
+      {"zero anonymous axis",
+       [&] { (void)einops::rearrange(x23, std::string("a (b 0) -> a b")); },
        {"rearrange", "Anonymous axis should have positive length, not 0"}},
-      {"zero length given to divide by", [&] { (void)einops::rearrange(x6, std::string("(a b) -> a b"), {{"b", 0}}); },
+      {"zero length given to divide by",
+       [&] {
+         (void)einops::rearrange(x6, std::string("(a b) -> a b"), {{"b", 0}});
+       },
        {"rearrange", "chunks of 0"}},
       {"input dimension whose given lengths overflow",
-       [&] { (void)einops::rearrange(x6, std::string("(a b c) -> a b c"), {{"a", big}, {"b", big}}); },
+       [&] {
+         (void)einops::rearrange(x6, std::string("(a b c) -> a b c"), {{"a", big}, {"b", big}});
+       },
        {"rearrange", "overflow int64 at axis b"}},
       {"repeat whose result overflows int64",
-       [&] { (void)einops::repeat(x6, std::string("a -> a r s"), {{"r", big}, {"s", big}}); },
+       [&] {
+         (void)einops::repeat(x6, std::string("a -> a r s"), {{"r", big}, {"s", big}});
+       },
        {"repeat", "a -> a r s", "overflow int64 at axis s"}},
       {"empty input whose other axes overflow",
        [&] {
@@ -112,15 +131,28 @@ TEST(HostileSizes, EachIsAnEinopsErrorNamingTheFault) {
          (void)einops::rearrange(empty, std::string("(a b) (c d) -> a b c d"), {{"b", big}, {"d", big}});
        },
        {"rearrange", "overflow int64 at axis"}},
-      {"shape with more elements than int64", [&] { Tensor<float> t(Shape{big, big}); }, {"int64"}},
+      {"shape with more elements than int64",
+       [&] {
+         Tensor<float> t(Shape{big, big});
+       },
+       {"int64"}},
       {"view whose strides reach past any byte offset",
-       [&] { TensorView<float> v(&one, {3, 2}, {kInt64Max / 2, 1}); }, {"byte offset"}},
-      {"view with the most negative stride", [&] { TensorView<float> v(&one, {2}, {std::numeric_limits<std::int64_t>::min()}); },
+       [&] {
+         TensorView<float> v(&one, {3, 2}, {kInt64Max / 2, 1});
+       },
+       {"byte offset"}},
+      {"view with the most negative stride",
+       [&] { TensorView<float> v(&one, {2}, {std::numeric_limits<std::int64_t>::min()}); },
        {"byte offset"}},
       {"repeat larger than the address space",
-       [&] { (void)einops::repeat(x6, std::string("a -> a r"), {{"r", kInt64Max / 8}}); },
+       [&] {
+         (void)einops::repeat(x6, std::string("a -> a r"), {{"r", kInt64Max / 8}});
+       },
        {"repeat", "a -> a r", "too large", "allocation limit"}},
-      {"repeat of a huge broadcast view", [&] { (void)einops::repeat(huge, std::string("a b -> a b r"), {{"r", 2}}); },
+      {"repeat of a huge broadcast view",
+       [&] {
+         (void)einops::repeat(huge, std::string("a b -> a b r"), {{"r", 2}});
+       },
        {"repeat", "(1048576, 1048576)", "too large", "allocation limit"}},
       {"reduction with a callable into a huge result",
        [&] { (void)einops::reduce(huge, std::string("a b -> b a"), [](std::span<const float> v) { return v[0]; }); },
@@ -142,7 +174,10 @@ TEST(HostileSizes, AllocationLimitIsCheckedBeforeAllocating) {
   EXPECT_EQ(einops::max_allocation_bytes(), kMegabyte);
   // 4 x 4 x 8192 doubles = 1 MiB exactly: allowed; one more row is refused.
   EXPECT_EQ(einops::repeat(x, std::string("a b -> a b r"), {{"r", 8192}}).size(), 4 * 4 * 8192);
-  expect_refused({"just over the limit", [&] { (void)einops::repeat(x, std::string("a b -> a b r"), {{"r", 8193}}); },
+  expect_refused({"just over the limit",
+                  [&] {
+                    (void)einops::repeat(x, std::string("a b -> a b r"), {{"r", 8193}});
+                  },
                   {"repeat", "(4, 4)", "r: 8193", "allocation limit of 1048576 bytes"}});
   expect_refused({"Tensor over the limit", [&] { Tensor<double> t(Shape{1 << 17, 2}); }, {"allocation limit"}});
   // A view needs no allocation, whatever its size.
@@ -165,22 +200,25 @@ TEST(HostileSizes, RankLimit) {
   EXPECT_EQ(einops::rearrange(at_limit, std::string("... -> ...")).rank(), limit);
   EXPECT_EQ(einops::reduce(at_limit, std::string("a ... -> ..."), "sum").rank(), limit - 1);
   const std::vector<Hostile> cases = {
-      {"input rank past the limit", [&] { (void)einops::rearrange(past_limit, std::string("... -> ...")); },
+      {"input rank past the limit",
+       [&] { (void)einops::rearrange(past_limit, std::string("... -> ...")); },
        {"rearrange", "65 dimensions", "limit of 64"}},
-      {"input rank past the limit, reduced", [&] { (void)einops::reduce(past_limit, std::string("... -> "), "sum"); },
+      {"input rank past the limit, reduced",
+       [&] { (void)einops::reduce(past_limit, std::string("... -> "), "sum"); },
        {"sum", "65 dimensions"}},
       {"list of tensors at the limit (stacking adds one)",
        [&] { (void)einops::rearrange(std::vector<AnyTensor>(2, AnyTensor(at_limit)), std::string("... -> ...")); },
        {"rearrange", "65 dimensions"}},
       {"output rank past the limit",
-       [&] { (void)einops::rearrange(at_limit, std::string("... -> ... ()")); }, {"rearrange", "65 dimensions"}},
+       [&] { (void)einops::rearrange(at_limit, std::string("... -> ... ()")); },
+       {"rearrange", "65 dimensions"}},
       {"pattern with more axes than the limit",
        [&] { (void)einops::rearrange(at_limit, numbered_names(limit + 1) + " -> " + numbered_names(limit + 1)); },
        {"rearrange", "Too many axes"}},
       {"pattern with more unit dimensions than the limit",
-       [&] { (void)einops::rearrange(at_limit, "... -> ..." + repeated(" ()", limit)); }, {"Too many axes"}},
-      {"pack of a tensor past the limit", [&] { (void)einops::pack({AnyTensor(past_limit)}, "a *"); },
-       {"pack", "64"}},
+       [&] { (void)einops::rearrange(at_limit, "... -> ..." + repeated(" ()", limit)); },
+       {"Too many axes"}},
+      {"pack of a tensor past the limit", [&] { (void)einops::pack({AnyTensor(past_limit)}, "a *"); }, {"pack", "64"}},
   };
   for (const Hostile& c : cases) expect_refused(c);
 }
@@ -199,7 +237,8 @@ TEST(HostilePatterns, EachIsAnEinopsErrorInBoundedTime) {
       {"1 MB of close brackets", rearrange_text(repeated(")", kMegabyte) + " -> a"), {"not balanced"}},
       {"unbalanced at the end", rearrange_text("a b -> (a b" + repeated(" ", kMegabyte)), {"Imbalanced"}},
       {"thousands of axes", rearrange_text(numbered_names(100000) + " -> n0"), {"Too many axes"}},
-      {"half a million unit dimensions", rearrange_text("a b -> a b" + repeated(" ()", kMegabyte / 3)),
+      {"half a million unit dimensions",
+       rearrange_text("a b -> a b" + repeated(" ()", kMegabyte / 3)),
        {"Too many axes"}},
       {"half a million ones", rearrange_text("a b -> a b" + repeated(" 1", kMegabyte / 2)), {"Too many axes"}},
       {"1 MB of invalid UTF-8", rearrange_text("a b -> " + repeated("\xff", kMegabyte)), {"Invalid UTF-8"}},
@@ -215,9 +254,13 @@ TEST(HostilePatterns, EachIsAnEinopsErrorInBoundedTime) {
       {"1 MB of dots", rearrange_text(repeated(".", kMegabyte) + " -> a"), {"dots only inside ellipsis"}},
       {"1 MB of duplicates", rearrange_text("a b -> " + repeated("a ", kMegabyte / 2)), {"duplicate dimension"}},
       {"1 MB of spaces and no arrow", rearrange_text(repeated(" ", kMegabyte)), {"needs an arrow"}},
-      {"1 MB length name", [&] { (void)einops::rearrange(x, std::string("a b -> b a"), {{long_name, 2}}); },
+      {"1 MB length name",
+       [&] {
+         (void)einops::rearrange(x, std::string("a b -> b a"), {{long_name, 2}});
+       },
        {"rearrange", "a b -> b a"}},
-      {"reduce with a 1 MB reduction name", [&] { (void)einops::reduce(x, std::string("a b -> a"), long_name); },
+      {"reduce with a 1 MB reduction name",
+       [&] { (void)einops::reduce(x, std::string("a b -> a"), long_name); },
        {"Unknown reduction"}},
       {"einsum with half a million operands",
        [&] {
@@ -226,11 +269,14 @@ TEST(HostilePatterns, EachIsAnEinopsErrorInBoundedTime) {
          (void)einops::einsum(std::span<const AnyTensor>(operands), pattern);
        },
        {"einsum", "Too many operands"}},
-      {"pack with half a million axes", [&] { (void)einops::pack({AnyTensor(x)}, repeated("a ", kMegabyte / 2) + "*"); },
+      {"pack with half a million axes",
+       [&] { (void)einops::pack({AnyTensor(x)}, repeated("a ", kMegabyte / 2) + "*"); },
        {"pack"}},
-      {"parse_shape with 1 MB of brackets", [&] { (void)einops::parse_shape(x, repeated("(", kMegabyte)); },
+      {"parse_shape with 1 MB of brackets",
+       [&] { (void)einops::parse_shape(x, repeated("(", kMegabyte)); },
        {"parse_shape"}},
-      {"check_shape with half a million groups", [&] { (void)einops::check_shape(x, repeated("(_) ", kMegabyte / 4), {}); },
+      {"check_shape with half a million groups",
+       [&] { (void)einops::check_shape(x, repeated("(_) ", kMegabyte / 4), {}); },
        {"check_shape", "Too many axes"}},
   };
   for (const Hostile& c : cases) expect_refused(c);

@@ -136,9 +136,11 @@ TEST_F(HostPool, ResultsAreBitIdenticalToTheBuiltInPool) {
     }
     einops::set_num_threads(8);  // the hook runs where the built-in pool would use threads
     std::vector<std::pair<std::string, einops::ParallelFor>> loops = {{"reverse order", reverse_loop()}};
-    for (int threads : {1, 2, 3, 8}) loops.emplace_back(std::to_string(threads) + " std::threads", std_thread_loop(threads));
+    for (int threads : {1, 2, 3, 8})
+      loops.emplace_back(std::to_string(threads) + " std::threads", std_thread_loop(threads));
 #ifdef _OPENMP
-    for (int threads : {1, 2, 3, 8}) loops.emplace_back(std::to_string(threads) + " OpenMP threads", openmp_loop(threads));
+    for (int threads : {1, 2, 3, 8})
+      loops.emplace_back(std::to_string(threads) + " OpenMP threads", openmp_loop(threads));
 #endif
     for (const auto& [name, loop] : loops) {
       einops::set_parallel_for(loop);

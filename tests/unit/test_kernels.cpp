@@ -176,7 +176,8 @@ void check_copy(const Problem& p, bool merged, const std::string& context, bool 
   std::vector<Word> buffer(static_cast<std::size_t>(p.out_size) + kLineWords, Word{0});
   std::size_t shift = 0;
   if (line_aligned_output)
-    while (reinterpret_cast<std::uintptr_t>(buffer.data() + shift + static_cast<std::size_t>(p.out_base)) % 64 != 0) ++shift;
+    while (reinterpret_cast<std::uintptr_t>(buffer.data() + shift + static_cast<std::size_t>(p.out_base)) % 64 != 0)
+      ++shift;
   Word* out = buffer.data() + shift;
   std::vector<Word> expected(static_cast<std::size_t>(p.out_size), Word{0});
   for_each_index(p.dims, [&](std::int64_t i, std::int64_t o) {
@@ -212,7 +213,8 @@ Problem permutation_problem(const std::vector<std::int64_t>& shape, const std::v
   std::int64_t step = 1;
   for (std::size_t i = shape.size(); i-- > 0;) in_strides[i] = step, step *= shape[i];
   p.in_size = step;
-  for (int axis : perm) p.dims.push_back(Dim{shape[static_cast<std::size_t>(axis)], in_strides[static_cast<std::size_t>(axis)], 0});
+  for (int axis : perm)
+    p.dims.push_back(Dim{shape[static_cast<std::size_t>(axis)], in_strides[static_cast<std::size_t>(axis)], 0});
   step = 1;
   for (std::size_t i = p.dims.size(); i-- > 0;) p.dims[i].out_stride = step, step *= p.dims[i].extent;
   p.out_size = step;
@@ -313,8 +315,8 @@ TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {
       Problem p = base;
       p.out_base = offset;
       p.out_size += offset;
-      const std::string context = std::string(&base == &crowded ? "crowded" : "spread") + " rows, output offset " +
-                                  std::to_string(offset);
+      const std::string context =
+          std::string(&base == &crowded ? "crowded" : "spread") + " rows, output offset " + std::to_string(offset);
       check_copy<std::uint8_t>(p, true, context + " u8", true);
       check_copy<std::uint16_t>(p, true, context + " u16", true);
       if (HasFatalFailure()) return;
@@ -364,7 +366,8 @@ TEST_P(EveryTarget, LongRowChainsAreCutAndOuterLoopsFollowTheInput) {
   EXPECT_EQ(schedule.rows, 24);  // a alone: a b would be 384 rows
   ASSERT_EQ(schedule.outer_rank, 3);
   for (int i = 1; i < schedule.outer_rank; ++i)
-    EXPECT_GT(schedule.outer[static_cast<std::size_t>(i - 1)].in_stride, schedule.outer[static_cast<std::size_t>(i)].in_stride);
+    EXPECT_GT(schedule.outer[static_cast<std::size_t>(i - 1)].in_stride,
+              schedule.outer[static_cast<std::size_t>(i)].in_stride);
   check_copy<std::uint32_t>(reversal, true, "reversal");
   check_copy<std::uint8_t>(reversal, true, "reversal");
   // A broadcast chain is never cut: a fill writes whole output rows.
@@ -408,8 +411,10 @@ TEST_P(EveryTarget, StreamingStoresOnLargeOutputs) {
     const einops::detail::CopySchedule schedule = einops::detail::make_copy_schedule(q.walk(true), sizeof(Word));
     EXPECT_TRUE(schedule.stream);
     EXPECT_EQ(schedule.stage_rows, crowded);
-    check_copy<Word>(q, true, "aligned stream transpose of " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
-                                  std::to_string(sizeof(Word)) + "-byte words", true);
+    check_copy<Word>(q, true,
+                     "aligned stream transpose of " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                         std::to_string(sizeof(Word)) + "-byte words",
+                     true);
   };
   stream_aligned(std::uint8_t{}, 4096, 2048, true);
   stream_aligned(std::uint8_t{}, 4096, 2100, false);
@@ -565,7 +570,8 @@ void check_reduce(const Problem& p, Reduction r, std::mt19937_64& rng, const std
     // Floats: accumulation error plus one rounding to T, within T's range.
     double rounding = std::is_same_v<T, double> ? 1e-15 : 1e-6;
     double largest = std::is_same_v<T, double> ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
-    double smallest = std::is_same_v<T, double> ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
+    double smallest =
+        std::is_same_v<T, double> ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
     if constexpr (std::is_same_v<T, einops::float16>) rounding = 1e-3, largest = 65504.0, smallest = 6.2e-5;
     if constexpr (std::is_same_v<T, einops::bfloat16>) rounding = 8e-3;
     if (std::fabs(want) > largest * (1 + rounding)) {
@@ -586,8 +592,8 @@ void check_reduce(const Problem& p, Reduction r, std::mt19937_64& rng, const std
 
 template <class T>
 void check_reduce_all(const Problem& p, std::mt19937_64& rng, const std::string& context) {
-  for (Reduction r : {Reduction::sum, Reduction::mean, Reduction::prod, Reduction::min, Reduction::max,
-                      Reduction::any, Reduction::all}) {
+  for (Reduction r : {Reduction::sum, Reduction::mean, Reduction::prod, Reduction::min, Reduction::max, Reduction::any,
+                      Reduction::all}) {
     check_reduce<T>(p, r, rng, context + " " + std::string(einops::reduction_name(r)));
     if (::testing::Test::HasFatalFailure()) return;
   }
@@ -665,7 +671,8 @@ TEST_P(EveryTarget, ReduceModesAndNaN) {
     outer.dims.erase(outer.dims.begin());
     outer.dims[0].out_stride = 1;
     outer.out_size = 5003;
-    EXPECT_FALSE(einops::detail::make_reduce_schedule(DType::float32, Reduction::sum, outer.walk(false)).sequential_steps);
+    EXPECT_FALSE(
+        einops::detail::make_reduce_schedule(DType::float32, Reduction::sum, outer.walk(false)).sequential_steps);
     check_reduce_all<float>(outer, rng, "outer tiles");
     check_reduce_all<einops::float16>(outer, rng, "outer tiles f16");
   }
@@ -764,7 +771,8 @@ void check_vector_finish(const std::vector<Acc>& values) {
       for (std::int64_t i = 0; i < count; ++i) {
         const auto at = static_cast<std::size_t>(i);
         const T expected = divide ? Mean::finish(values[at], divisor) : static_cast<T>(values[at]);
-        ASSERT_EQ(bits(out[at]), bits(expected)) << "value " << values[at] << " divisor " << divisor << " divide " << divide;
+        ASSERT_EQ(bits(out[at]), bits(expected))
+            << "value " << values[at] << " divisor " << divisor << " divide " << divide;
       }
       EXPECT_EQ(bits(out[static_cast<std::size_t>(count)]), bits(T(0.0f))) << "wrote past the count";
     }
@@ -775,13 +783,15 @@ void check_vector_finish(const std::vector<Acc>& values) {
 /// innermost output loop) against each output reduced alone: bit-identical, for batches cut by
 /// the loop's end, outputs apart in the output (`-> b a`) and every reduction.
 template <class T>
-void check_batched_inner_reduce(std::int64_t a, std::int64_t b, std::int64_t l, const char* pattern, std::mt19937_64& rng) {
+void check_batched_inner_reduce(std::int64_t a, std::int64_t b, std::int64_t l, const char* pattern,
+                                std::mt19937_64& rng) {
   std::vector<T> x(static_cast<std::size_t>(a * b * l));
   for (T& v : x) v = static_cast<T>(std::uniform_real_distribution<float>(0.5f, 1.5f)(rng));
   const einops::TensorView<const T> view(x.data(), {a, b, l});
   const bool transposed = std::string(pattern).find("b a") != std::string::npos;
   for (const char* reduction : {"sum", "mean", "prod", "min", "max"}) {
-    const std::vector<T> batched = einops::reduce(view, einops::runtime(pattern), reduction).template as<T>().to_vector();
+    const std::vector<T> batched =
+        einops::reduce(view, einops::runtime(pattern), reduction).template as<T>().to_vector();
     ASSERT_EQ(batched.size(), static_cast<std::size_t>(a * b));
     for (std::int64_t i = 0; i < a; ++i)
       for (std::int64_t j = 0; j < b; ++j) {
@@ -813,7 +823,8 @@ TEST_P(EveryTarget, VectorFinishMatchesScalarFinish) {
   // Every 4099th float bit pattern (NaN payloads, subnormals, overflow included), and floats next
   // to every float16 value and midpoint (the ties, and the carries into the next binade).
   std::vector<float> floats;
-  for (std::uint64_t raw = 0; raw <= 0xffffffffu; raw += 4099) floats.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(raw)));
+  for (std::uint64_t raw = 0; raw <= 0xffffffffu; raw += 4099)
+    floats.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(raw)));
   for (std::uint32_t raw = 0; raw < 0xffff; ++raw) {
     const float value = einops::float16::from_bits(static_cast<std::uint16_t>(raw));
     const float next = einops::float16::from_bits(static_cast<std::uint16_t>(raw + 1));
@@ -883,23 +894,27 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{64, n / 64}, "a b -> b", "max"},              // outer mode, two tiles
       {{2000, 1000}, "a b -> b", "sum"},              // one row, cut into tiles for the threads
       {{32, 64, n / 2048}, "b c hw -> b c", "max"},
-      {{5, 4000, 16}, "a b c -> a b", "sum"},         // inner mode, chunks cut the b loop
+      {{5, 4000, 16}, "a b c -> a b", "sum"},  // inner mode, chunks cut the b loop
       {{5, 4000, 16}, "a b c -> b a", "mean"},
-      {{16, 16, n / 256}, "a b c -> c b a", ""},      // a copy
+      {{16, 16, n / 256}, "a b c -> c b a", ""},  // a copy
   };
   for (const Case& c : cases) {
     const einops::TensorView<const float> view(x.data(), c.shape);
     std::vector<std::vector<float>> results;
     for (int threads : {1, 2, 3, 8}) {
       einops::set_num_threads(threads);
-      const einops::Tensor<float> result = std::string(c.reduction).empty()
-                                               ? einops::rearrange(view, einops::runtime(c.pattern))
-                                               : einops::reduce(view, einops::runtime(c.pattern), c.reduction).as<float>();
+      const einops::Tensor<float> result =
+          std::string(c.reduction).empty() ? einops::rearrange(view, einops::runtime(c.pattern))
+                                           : einops::reduce(view, einops::runtime(c.pattern), c.reduction).as<float>();
       results.push_back(result.to_vector());
     }
     for (std::size_t i = 1; i < results.size(); ++i)
       EXPECT_EQ(0, std::memcmp(results[0].data(), results[i].data(), results[0].size() * sizeof(float)))
-          << c.pattern << " differs between 1 and " << (i == 1 ? 2 : i == 2 ? 3 : 8) << " threads";
+          << c.pattern << " differs between 1 and "
+          << (i == 1   ? 2
+              : i == 2 ? 3
+                       : 8)
+          << " threads";
   }
 }
 
@@ -912,7 +927,8 @@ TEST_F(Threads, ConcurrentCallersGetCorrectResults) {
   for (int t = 0; t < 4; ++t)
     callers.emplace_back([&, t] {
       bool same = true;
-      for (int i = 0; i < 5; ++i) same = same && einops::rearrange(x, "a b -> (b a)").to_vector() == expected.to_vector();
+      for (int i = 0; i < 5; ++i)
+        same = same && einops::rearrange(x, "a b -> (b a)").to_vector() == expected.to_vector();
       ok[static_cast<std::size_t>(t)] = same ? 1 : 0;
     });
   for (std::thread& caller : callers) caller.join();

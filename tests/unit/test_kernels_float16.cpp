@@ -54,8 +54,9 @@ void check_round_trip_and_midpoints(int mantissa_bits) {
   for (std::uint16_t low = 0; low < infinity_bits; ++low) {
     const auto high = static_cast<std::uint16_t>(low + 1);
     const double a = static_cast<float>(Half::from_bits(low));
-    const double b = high == infinity_bits ? 2.0 * a - static_cast<float>(Half::from_bits(static_cast<std::uint16_t>(low - 1)))
-                                           : static_cast<double>(static_cast<float>(Half::from_bits(high)));
+    const double b = high == infinity_bits
+                         ? 2.0 * a - static_cast<float>(Half::from_bits(static_cast<std::uint16_t>(low - 1)))
+                         : static_cast<double>(static_cast<float>(Half::from_bits(high)));
     const double mid = (a + b) / 2;
     const std::uint16_t even = (low & 1) == 0 ? low : high;
     ASSERT_EQ(Half(mid).bits, even) << "midpoint above 0x" << std::hex << low;
@@ -86,7 +87,8 @@ void check_float_path_matches_double_path() {
     const float next = Half::from_bits(static_cast<std::uint16_t>(raw + 1));
     if (std::isnan(next) || std::isinf(next) || std::signbit(next) != std::signbit(value)) continue;
     const float mid = static_cast<float>((static_cast<double>(value) + next) / 2);
-    ASSERT_TRUE(agree(mid) && agree(std::nextafter(mid, 0.0f)) && agree(std::nextafter(mid, 1e30f))) << "midpoint 0x" << std::hex << raw;
+    ASSERT_TRUE(agree(mid) && agree(std::nextafter(mid, 0.0f)) && agree(std::nextafter(mid, 1e30f)))
+        << "midpoint 0x" << std::hex << raw;
   }
 }
 
@@ -102,8 +104,8 @@ TEST(Float16, SpecialValues) {
   EXPECT_TRUE(std::isnan(static_cast<float>(float16(std::numeric_limits<float>::quiet_NaN()))));
   EXPECT_EQ(float16(-0.0f).bits, 0x8000);
   EXPECT_EQ(float16(1e-30).bits, 0x0000);
-  EXPECT_EQ(float16(0x1p-25).bits, 0x0000);                     // half the smallest subnormal: to even (0)
-  EXPECT_EQ(float16(0x1.8p-25).bits, 0x0001);                   // above half: up
+  EXPECT_EQ(float16(0x1p-25).bits, 0x0000);                            // half the smallest subnormal: to even (0)
+  EXPECT_EQ(float16(0x1.8p-25).bits, 0x0001);                          // above half: up
   EXPECT_EQ(float16(std::int64_t{2049}).bits, float16(2048.0f).bits);  // integers round too
   EXPECT_EQ(bfloat16(3.0e38f).bits, 0x7f62);
   EXPECT_EQ(bfloat16(std::numeric_limits<float>::max()).bits, 0x7f80);  // rounds up to infinity

@@ -46,19 +46,20 @@ template <class Half>
 struct Specials;
 template <>
 struct Specials<float16> {
-  static constexpr std::uint16_t kBits[] = {0x7e00, 0xfe01, 0x7d00 /* signalling */, 0x7c00, 0xfc00,
-                                            0x7bff, 0x0001, 0x83ff, 0x8000};
+  static constexpr std::uint16_t kBits[] = {0x7e00, 0xfe01, 0x7d00 /* signalling */, 0x7c00, 0xfc00, 0x7bff, 0x0001,
+                                            0x83ff, 0x8000};
 };
 template <>
 struct Specials<bfloat16> {
-  static constexpr std::uint16_t kBits[] = {0x7fc0, 0xffc1, 0x7f81 /* signalling */, 0x7f80, 0xff80,
-                                            0x7f7f, 0x0001, 0x807f, 0x8000};
+  static constexpr std::uint16_t kBits[] = {0x7fc0, 0xffc1, 0x7f81 /* signalling */, 0x7f80, 0xff80, 0x7f7f, 0x0001,
+                                            0x807f, 0x8000};
 };
 
 template <class Half>
 std::vector<Half> fillers(std::int64_t count) {
   std::vector<Half> values(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = Half(static_cast<float>(1 + (i * 7 / 3) % 2));
+  for (std::int64_t i = 0; i < count; ++i)
+    values[static_cast<std::size_t>(i)] = Half(static_cast<float>(1 + (i * 7 / 3) % 2));
   return values;
 }
 
@@ -96,12 +97,11 @@ void expect_same_bits(const Tensor<Half>& got, const Tensor<Half>& expected, con
 
 template <class Half>
 void check_reductions(const Tensor<Half>& x, const Tensor<float>& x32, const std::string& where) {
-  const std::pair<const char*, einops::AxisLengths> patterns[] = {
-      {"h w -> h", {}},
-      {"h w -> w", {}},
-      {"h w -> ", {}},
-      {"(h h2) (w w2) -> h w", {{"h2", 2}, {"w2", 2}}},
-      {"(h h2) w -> h w", {{"h2", 2}}}};
+  const std::pair<const char*, einops::AxisLengths> patterns[] = {{"h w -> h", {}},
+                                                                  {"h w -> w", {}},
+                                                                  {"h w -> ", {}},
+                                                                  {"(h h2) (w w2) -> h w", {{"h2", 2}, {"w2", 2}}},
+                                                                  {"(h h2) w -> h w", {{"h2", 2}}}};
   for (const auto& [pattern, lengths] : patterns) {
     for (const char* op : {"min", "max", "sum", "mean", "prod"}) {
       const Tensor<Half> got = einops::reduce(x, einops::runtime(pattern), op, lengths);
@@ -113,7 +113,8 @@ void check_reductions(const Tensor<Half>& x, const Tensor<float>& x32, const std
       const Tensor<bool> expected = einops::reduce(x32, einops::runtime(pattern), op, lengths);
       ASSERT_EQ(got.size(), expected.size());
       for (std::int64_t i = 0; i < got.size(); ++i)
-        ASSERT_EQ(got.data()[i], expected.data()[i]) << where << ", " << op << " over '" << pattern << "', element " << i;
+        ASSERT_EQ(got.data()[i], expected.data()[i])
+            << where << ", " << op << " over '" << pattern << "', element " << i;
     }
   }
 }
@@ -178,14 +179,16 @@ template <class Half>
 void check_every_pattern() {
   constexpr std::int64_t kPatterns = 1 << 16;
   std::vector<Half> values(kPatterns);
-  for (std::int64_t i = 0; i < kPatterns; ++i) values[static_cast<std::size_t>(i)] = Half::from_bits(static_cast<std::uint16_t>(i));
+  for (std::int64_t i = 0; i < kPatterns; ++i)
+    values[static_cast<std::size_t>(i)] = Half::from_bits(static_cast<std::uint16_t>(i));
   const Tensor<Half> x({kPatterns / 64, 64, 1}, values);
   const Tensor<float> x32 = widened(x);
   for (const char* op : {"max", "min", "sum", "mean"}) {
     expect_narrowed(Tensor<Half>(einops::reduce(x, "a b c -> a b", op)), einops::reduce(x32, "a b c -> a b", op),
                     std::string("every pattern, ") + op + " of one");
     const Tensor<Half> pairs = einops::reduce(x, "(a 2) b c -> a b", op);
-    expect_narrowed(pairs, einops::reduce(x32, "(a 2) b c -> a b", op), std::string("every pattern, ") + op + " of pairs");
+    expect_narrowed(pairs, einops::reduce(x32, "(a 2) b c -> a b", op),
+                    std::string("every pattern, ") + op + " of pairs");
   }
 }
 

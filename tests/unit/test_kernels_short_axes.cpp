@@ -212,7 +212,8 @@ TEST_P(EveryTarget, RandomShapesAndLayouts) {
   for (int trial = 0; trial < 300; ++trial) {
     const auto pick = [&] { return kOddLengths[rng() % std::size(kOddLengths)]; };
     Image image{pick(), pick(), pick(), 1 + static_cast<std::int64_t>(rng() % 17), rng() % 2 == 0};
-    while (image.b * image.h * image.w * image.c > 60000) image.b = std::max<std::int64_t>(1, image.b / 2), image.h = (image.h + 1) / 2;
+    while (image.b * image.h * image.w * image.c > 60000)
+      image.b = std::max<std::int64_t>(1, image.b / 2), image.h = (image.h + 1) / 2;
     const Input input = kInputs[rng() % std::size(kInputs)];
     const Copy copy = image_copy(image, input, static_cast<std::int64_t>(rng() % 3));
     const std::string context = "trial " + std::to_string(trial) + " " + describe(image, input);
@@ -239,7 +240,9 @@ TEST_P(EveryTarget, StreamingStoresAtEveryStart) {
         EXPECT_TRUE(copy.schedule(4).stream);
         const std::string context = describe(image, Input::dense) + " output offset " + std::to_string(offset);
         check<std::uint32_t>(copy, context + " u32");
-        if (c == 3) check<std::uint8_t>(image_copy(Image{3, 1024, 1024 + 5, c, channels_last_input}, Input::dense, offset), context + " u8");
+        if (c == 3)
+          check<std::uint8_t>(image_copy(Image{3, 1024, 1024 + 5, c, channels_last_input}, Input::dense, offset),
+                              context + " u8");
         if (HasFatalFailure()) return;
       }
 }

@@ -127,7 +127,7 @@ void check_reduction(const Pooling& p, const T* in, const std::string& context) 
   using Out = typename ReduceOp<R, T>::Out;
   if constexpr (R == Reduction::mean && !einops::is_floating_element_v<T>) return;
   const std::int64_t n = p.outputs();
-  const auto size = static_cast<std::size_t>(n) + 1;  // one past the outputs, never written
+  const auto size = static_cast<std::size_t>(n) + 1;                     // one past the outputs, never written
   const std::unique_ptr<Out[]> got(new Out[size]), want(new Out[size]);  // (not vector<bool>)
   std::memset(static_cast<void*>(got.get()), 0x5a, size * sizeof(Out));  // poison
   std::memcpy(static_cast<void*>(want.get()), got.get(), size * sizeof(Out));
@@ -207,10 +207,11 @@ void check_pooling_each(const Pooling& p, std::mt19937_64& rng, const std::strin
 
 std::string describe(const Pooling& p) {
   return std::string(p.nhwc ? "NHWC" : "NCHW") + " outer " + std::to_string(p.outer) + " rows " +
-         std::to_string(p.out_rows) + " pixels " + std::to_string(p.pixels) + " channels " + std::to_string(p.channels) +
-         " window " + std::to_string(p.kh) + "x" + std::to_string(p.kw) + (p.negative_rows ? " -rows" : "") +
-         (p.negative_outer ? " -outer" : "") + (p.negative_pixels ? " -pixels" : "") + " padding " +
-         std::to_string(p.row_padding) + "/" + std::to_string(p.outer_padding);
+         std::to_string(p.out_rows) + " pixels " + std::to_string(p.pixels) + " channels " +
+         std::to_string(p.channels) + " window " + std::to_string(p.kh) + "x" + std::to_string(p.kw) +
+         (p.negative_rows ? " -rows" : "") + (p.negative_outer ? " -outer" : "") +
+         (p.negative_pixels ? " -pixels" : "") + " padding " + std::to_string(p.row_padding) + "/" +
+         std::to_string(p.outer_padding);
 }
 
 Pooling random_pooling(std::mt19937_64& rng) {
@@ -303,8 +304,8 @@ TEST_P(EveryTarget, NaNWinsMinAndMaxWhereverItSits) {
       std::vector<float> in(static_cast<std::size_t>(p.size()), 1.5f);
       const std::int64_t c = nhwc ? p.channels : 1;
       // Output (1, 2, 5, channel c - 1): its window's element `at`.
-      const std::int64_t nan_at =
-          p.s_outer() + 2 * 2 * p.s_row() + 5 * 2 * p.s_pixel() + (c - 1) + (at / 2) * p.s_row() + (at % 2) * p.s_pixel();
+      const std::int64_t nan_at = p.s_outer() + 2 * 2 * p.s_row() + 5 * 2 * p.s_pixel() + (c - 1) +
+                                  (at / 2) * p.s_row() + (at % 2) * p.s_pixel();
       in[static_cast<std::size_t>(nan_at)] = nan;
       const std::int64_t nan_output = ((1 * 3 + 2) * 13 + 5) * c + (c - 1);
       for (const Reduction r : {Reduction::min, Reduction::max}) {
@@ -364,11 +365,13 @@ TEST(WindowMode, OtherModesDescribeThemselves) {
   Walk inner;
   inner.push_output(64, 40, 1);
   inner.push_reduced(40, 1);
-  EXPECT_EQ(einops::detail::describe_reduce(DType::float32, Reduction::sum, inner), "inner: vectors along the reduced run");
+  EXPECT_EQ(einops::detail::describe_reduce(DType::float32, Reduction::sum, inner),
+            "inner: vectors along the reduced run");
   Walk outer;
   outer.push_output(40, 1, 1);
   outer.push_reduced(64, 40);
-  EXPECT_EQ(einops::detail::describe_reduce(DType::float32, Reduction::sum, outer), "outer: vectors across 40 contiguous outputs");
+  EXPECT_EQ(einops::detail::describe_reduce(DType::float32, Reduction::sum, outer),
+            "outer: vectors across 40 contiguous outputs");
   EXPECT_EQ(einops::detail::describe_reduce(DType::int32, Reduction::sum, outer), "scalar");
 }
 
@@ -391,7 +394,7 @@ TEST_F(Threads, WindowResultsAreBitIdenticalForAnyThreadCount) {
       {{4, 48, 96, 111}, "b c (h 3) (w 3) -> b c h w"},
       {{8, 64, 64, 64}, "b (h 4) (w 4) c -> b h w c"},
       {{2, 64, 5460, 3}, "b (h 2) (w 2) c -> b h w c"},  // lines longer than a task
-      {{1, 2, 1048576}, "b h (w 2) -> b h w"},            // one line, cut into pieces
+      {{1, 2, 1048576}, "b h (w 2) -> b h w"},           // one line, cut into pieces
   };
   for (const Case& c : cases)
     for (const char* reduction : {"max", "mean", "sum"}) {
@@ -405,7 +408,11 @@ TEST_F(Threads, WindowResultsAreBitIdenticalForAnyThreadCount) {
       }
       for (std::size_t i = 1; i < results.size(); ++i)
         EXPECT_EQ(0, std::memcmp(results[0].data(), results[i].data(), results[0].size() * sizeof(float)))
-            << c.pattern << " " << reduction << " differs between 1 and " << (i == 1 ? 2 : i == 2 ? 3 : 8) << " threads";
+            << c.pattern << " " << reduction << " differs between 1 and "
+            << (i == 1   ? 2
+                : i == 2 ? 3
+                         : 8)
+            << " threads";
       ASSERT_LE(n, static_cast<std::int64_t>(x.size()));
     }
 }

@@ -355,7 +355,7 @@ TEST(OpsCallable, GroupsKeepInputAxisOrderForStridedInputs) {
   // The documented order is the input's order of the reduced axes, even when the memory is not.
   const auto base = Tensor<float>::arange({4, 3});
   const TensorView<const float> t(base.data(), {3, 4}, {1, 3});  // transpose of base
-  const auto digits = [](std::span<const float> group) {  // 12 base-16 digits
+  const auto digits = [](std::span<const float> group) {         // 12 base-16 digits
     std::int64_t code = 0;
     for (float v : group) code = code * 16 + static_cast<std::int64_t>(v);
     return code;
@@ -369,7 +369,8 @@ TEST(OpsCallable, GroupsKeepInputAxisOrderForStridedInputs) {
 
 TEST(OpsCallable, NothingReducedGivesSingletons) {
   const auto x = Tensor<double>::arange({2, 3});
-  const auto sizes = einops::reduce(x, "a b -> b a", [](std::span<const double> g) { return static_cast<std::int32_t>(g.size()); });
+  const auto sizes =
+      einops::reduce(x, "a b -> b a", [](std::span<const double> g) { return static_cast<std::int32_t>(g.size()); });
   EXPECT_EQ(sizes.to_vector(), (std::vector<std::int32_t>(6, 1)));
   const auto copy = einops::reduce(x, "a b -> b a", [](std::span<const double> g) { return g[0]; });
   EXPECT_EQ(copy.to_vector(), (std::vector<double>{0, 3, 1, 4, 2, 5}));

@@ -23,18 +23,24 @@ using einops_test::message_of;
 
 // ---- the pattern, in constant evaluation ----------------------------------------------------------
 
-constexpr PatternErrorKind pack_error(std::string_view pattern) { return einops::parse_pack_pattern(pattern).error.kind; }
+constexpr PatternErrorKind pack_error(std::string_view pattern) {
+  return einops::parse_pack_pattern(pattern).error.kind;
+}
 constexpr std::size_t pack_error_position(std::string_view pattern) {
   return einops::parse_pack_pattern(pattern).error.position;
 }
-constexpr std::size_t axes_before(std::string_view pattern) { return einops::parse_pack_pattern(pattern).value.before.size(); }
-constexpr std::size_t axes_after(std::string_view pattern) { return einops::parse_pack_pattern(pattern).value.after.size(); }
+constexpr std::size_t axes_before(std::string_view pattern) {
+  return einops::parse_pack_pattern(pattern).value.before.size();
+}
+constexpr std::size_t axes_after(std::string_view pattern) {
+  return einops::parse_pack_pattern(pattern).value.after.size();
+}
 
 static_assert(pack_error("b * c") == PatternErrorKind::none);
 static_assert(axes_before("b h * c") == 2 && axes_after("b h * c") == 1);
 static_assert(axes_before("*") == 0 && axes_after("*") == 0);
 static_assert(axes_before("a\t*\n b") == 1 && axes_after("a\t*\n b") == 1);  // any whitespace
-static_assert(axes_before("a\xC2\xA0*") == 1);                              // U+00A0 is whitespace too
+static_assert(axes_before("a\xC2\xA0*") == 1);                               // U+00A0 is whitespace too
 static_assert(pack_error("h h *") == PatternErrorKind::pack_duplicate_axis);
 static_assert(pack_error_position("h h *") == 2);
 static_assert(pack_error("* *") == PatternErrorKind::pack_duplicate_axis);  // einops: duplicates first
@@ -142,7 +148,8 @@ TEST(Pack, RoundTripOnRandomShapesMatchesReference) {
     const auto parts = einops::unpack(packed, packed_shapes, einops::runtime(patterns[which]));
     ASSERT_EQ(parts.size(), xs.size());
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      EXPECT_EQ(Shape(parts[i].shape().begin(), parts[i].shape().end()), Shape(xs[i].shape().begin(), xs[i].shape().end()));
+      EXPECT_EQ(Shape(parts[i].shape().begin(), parts[i].shape().end()),
+                Shape(xs[i].shape().begin(), xs[i].shape().end()));
       EXPECT_EQ(parts[i].to_vector(), xs[i].to_vector());
     }
   }
@@ -161,7 +168,7 @@ TEST(Pack, ZeroDimensionalInputsPackAsOneElement) {
 
 TEST(Pack, StridedInputsAreReadThroughTheirStrides) {
   std::vector<std::int32_t> memory = {0, 1, 2, 3, 4, 5};
-  const einops::TensorView<std::int32_t> transposed(memory.data(), {3, 2}, {1, 3});   // [[0,3],[1,4],[2,5]]
+  const einops::TensorView<std::int32_t> transposed(memory.data(), {3, 2}, {1, 3});     // [[0,3],[1,4],[2,5]]
   const einops::TensorView<std::int32_t> reversed(memory.data() + 5, {3, 1}, {-2, 1});  // [[5],[3],[1]]
   const std::vector<AnyTensor> xs = {transposed, reversed};
   auto [packed, packed_shapes] = einops::pack(xs, "a *");
@@ -247,7 +254,10 @@ TEST(PackErrors, NameOperationPatternShapesAndReason) {
   EXPECT_NE(syntax.find("Duplicates in axes names in pack(..., \"x x *\")"), std::string::npos) << syntax;
   EXPECT_NE(syntax.find("\n     ^"), std::string::npos) << syntax;  // a caret under the second x
   EXPECT_NE(message_of([&] { einops::pack({a}, einops::runtime("x y")); }).find("No *-axis"), std::string::npos);
-  EXPECT_NE(message_of([&] { einops::pack({a}, einops::runtime("x 1h *")); }).find("Invalid axis name 1h in pack(..., \"x 1h *\")"), std::string::npos);
+  EXPECT_NE(message_of([&] {
+              einops::pack({a}, einops::runtime("x 1h *"));
+            }).find("Invalid axis name 1h in pack(..., \"x 1h *\")"),
+            std::string::npos);
 }
 
 TEST(UnpackErrors, EveryMisuse) {
@@ -260,7 +270,8 @@ TEST(UnpackErrors, EveryMisuse) {
   };
   fails({{2}, {3}}, "* c d", "rank");
   fails({{2}, {2}}, "* c",
-        "Error during unpack(..., \"* c\"): could not split axis of size 5 into requested [[2], [2]] (input dim 0, group *)");
+        "Error during unpack(..., \"* c\"): could not split axis of size 5 into requested [[2], [2]] (input dim 0, "
+        "group *)");
   fails({{2}, {2}}, "* c", "the parts add up to 4");
   fails({{2}, {-1}, {-1}}, "* c", "received more than one -1 in");
   fails({{-1, -1}}, "* c", "received more than one -1 in");

@@ -33,7 +33,9 @@ static_assert(shape_pattern_error("a (...)") == PatternErrorKind::ellipsis_in_gr
 static_assert(shape_pattern_error("a a") == PatternErrorKind::duplicate_axis);
 static_assert(shape_pattern_error("_x") == PatternErrorKind::underscore_edges);
 
-ParsedShape parse(const Shape& shape, const char* pattern) { return einops::parse_shape(shape, einops::runtime(pattern)); }
+ParsedShape parse(const Shape& shape, const char* pattern) {
+  return einops::parse_shape(shape, einops::runtime(pattern));
+}
 
 std::vector<ParsedShape::Entry> entries(const ParsedShape& parsed) { return {parsed.begin(), parsed.end()}; }
 
@@ -83,11 +85,14 @@ TEST(ParseShapeErrors, EveryMisuse) {
     EXPECT_NE(message.find(reason), std::string::npos) << pattern << ": " << message;
   };
   // einops' sentences, then where: the groups, or the dimension with its group and length.
-  fails({1, 2, 3, 4}, "a b c", "Can't parse shape with different number of dimensions: a b c (1, 2, 3, 4) (groups: a, b, c)");
+  fails({1, 2, 3, 4}, "a b c",
+        "Can't parse shape with different number of dimensions: a b c (1, 2, 3, 4) (groups: a, b, c)");
   fails({1}, "a ... b c", "Can't parse shape with this number of dimensions: a ... b c (1,) (groups: a, ..., b, c)");
   fails({1, 2, 3, 4}, "a b c ()", "Length of axis is not 1: a b c () (1, 2, 3, 4) (input dim 3, group (), length 4)");
-  fails({2, 3, 3}, "p h 2", "Length of anonymous axis does not match: p h 2 (2, 3, 3) (input dim 2, group 2, length 3)");
-  fails({7, 2, 2, 3}, "... (2) 2", "Length of anonymous axis does not match: ... (2) 2 (7, 2, 2, 3) (input dim 3, group 2, length 3)");
+  fails({2, 3, 3}, "p h 2",
+        "Length of anonymous axis does not match: p h 2 (2, 3, 3) (input dim 2, group 2, length 3)");
+  fails({7, 2, 2, 3}, "... (2) 2",
+        "Length of anonymous axis does not match: ... (2) 2 (7, 2, 2, 3) (input dim 3, group 2, length 3)");
   fails({5, 12}, "5 (3 4)", "Can't parse shape with composite axes");
   fails({2, 3}, "(a ...) b", "Can't parse shape with composite axes");
   fails({2, 3}, "a (...)", "Ellipsis inside parenthesis");

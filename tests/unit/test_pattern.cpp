@@ -89,13 +89,15 @@ std::vector<std::string> names(const Expression& e) {
 }
 
 constexpr std::string_view kNotIdentifier = "Invalid axis identifier: not a valid python identifier";
-constexpr std::string_view kUnderscore = "Invalid axis identifier: axis name should should not start or end with underscore";
+constexpr std::string_view kUnderscore =
+    "Invalid axis identifier: axis name should should not start or end with underscore";
 
 // ---- identifiers --------------------------------------------------------------------------------
 
 TEST(PatternIdentifiers, NamesOfAnyLength) {
   const std::string long_name(200, 'q');
-  for (const std::string& name : {std::string("a"), std::string("ab"), std::string("x1y2"), std::string("Batch"), long_name}) {
+  for (const std::string& name :
+       {std::string("a"), std::string("ab"), std::string("x1y2"), std::string("Batch"), long_name}) {
     const Expression e = parse_ok(name);
     ASSERT_EQ(e.groups.size(), 1u);
     ASSERT_EQ(e.groups[0].axes.size(), 1u);

@@ -46,8 +46,8 @@ void expect_plan_error(Operation op, std::string_view pattern, Shape shape, cons
 // ---- lengths ------------------------------------------------------------------------------------
 
 TEST(Plan, InfersLengths) {
-  const auto plan = plan_of(Operation::rearrange, "b (h h2) (w w2) c -> b (h2 w2 c) h w", {2, 6, 8, 3},
-                            {{"h2", 2}, {"w2", 4}});
+  const auto plan =
+      plan_of(Operation::rearrange, "b (h h2) (w w2) c -> b (h2 w2 c) h w", {2, 6, 8, 3}, {{"h2", 2}, {"w2", 4}});
   EXPECT_EQ(plan->input_axis_names, (std::vector<std::string>{"b", "h", "h2", "w", "w2", "c"}));
   EXPECT_EQ(plan->input_axis_lengths, (Shape{2, 3, 2, 2, 4, 3}));
   EXPECT_EQ(plan->input_axis_dim, (std::vector<int>{0, 1, 1, 2, 2, 3}));
@@ -80,7 +80,8 @@ TEST(Plan, GivenLengthsAreCheckedEvenWhenInferable) {
 
 TEST(Plan, AtMostOneUnknownPerGroup) {
   expect_plan_error(Operation::rearrange, "(a b) -> a b", {6}, {}, "Could not infer sizes for {'a', 'b'}");
-  expect_plan_error(Operation::rearrange, "x (a b c) -> x a b c", {1, 24}, {{"b", 2}}, "Could not infer sizes for {'a', 'c'}");
+  expect_plan_error(Operation::rearrange, "x (a b c) -> x a b c", {1, 24}, {{"b", 2}},
+                    "Could not infer sizes for {'a', 'c'}");
   EXPECT_NO_THROW((void)plan_of(Operation::rearrange, "x (a b c) -> x a b c", {1, 24}, {{"b", 2}, {"c", 3}}));
 }
 
@@ -96,15 +97,18 @@ TEST(Plan, Divisibility) {
 
 TEST(Plan, LengthErrors) {
   expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"z", 2}}, "Axis z is not used in transform");
-  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"a", 2}, {"a", 2}}, "Axis length is given twice: 'a'");
+  expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"a", 2}, {"a", 2}},
+                    "Axis length is given twice: 'a'");
   expect_plan_error(Operation::rearrange, "(a b) -> b a", {4}, {{"a", -2}}, "negative length (-2)");
   expect_plan_error(Operation::rearrange, "a b -> b a", {2, 3}, {{"_a", 2}}, "('Invalid name for an axis', '_a')");
   expect_plan_error(Operation::rearrange, "a b -> b a", {2, -3}, {}, "negative length");
 }
 
 TEST(Plan, SideErrors) {
-  expect_plan_error(Operation::rearrange, "a b -> a ...", {2, 3}, {}, "Ellipsis found in right side, but not left side");
-  expect_plan_error(Operation::rearrange, "(a ...) -> a ...", {2, 3}, {}, "Ellipsis inside parenthesis in the left side");
+  expect_plan_error(Operation::rearrange, "a b -> a ...", {2, 3}, {},
+                    "Ellipsis found in right side, but not left side");
+  expect_plan_error(Operation::rearrange, "(a ...) -> a ...", {2, 3}, {},
+                    "Ellipsis inside parenthesis in the left side");
   expect_plan_error(Operation::rearrange, "a b -> a b 2", {2, 3}, {}, "Non-unitary anonymous axes are not supported");
   expect_plan_error(Operation::rearrange, "a b -> a", {2, 3}, {}, "Identifiers only on one side of expression");
   expect_plan_error(Operation::repeat, "a b -> a", {2, 3}, {}, "Unexpected identifiers on the left side of repeat");

@@ -29,7 +29,13 @@ using einops::detail::parse_decimal;
 template <class T>
 std::vector<T> edge_values() {
   using L = std::numeric_limits<T>;
-  std::vector<T> values = {T{0}, T{1}, T{2}, T{3}, L::max(), static_cast<T>(L::max() - 1), static_cast<T>(L::max() / 2),
+  std::vector<T> values = {T{0},
+                           T{1},
+                           T{2},
+                           T{3},
+                           L::max(),
+                           static_cast<T>(L::max() - 1),
+                           static_cast<T>(L::max() / 2),
                            static_cast<T>(L::max() / 2 + 1)};
   T root = 1;
   while (root <= L::max() / root / 2) root = static_cast<T>(root * 2);
@@ -154,7 +160,10 @@ TEST(Decimal, DigitsWithinInt64Only) {
   for (const char* text : {"", " ", "-1", "+3", " 3", "3 ", "3\n", "3x", "x3", "abc", "1e3", "0x10", "3.0",
                            "9223372036854775808", "99999999999999999999999"})
     EXPECT_EQ(parse_decimal(text), std::nullopt) << '"' << text << '"';
-  EXPECT_EQ(parse_decimal(std::string_view("12\0" "3", 4)), std::nullopt);
+  EXPECT_EQ(parse_decimal(std::string_view("12\0"
+                                           "3",
+                                           4)),
+            std::nullopt);
 }
 
 TEST(Platform, AvailableCpusWithinTheHardware) {

@@ -19,8 +19,8 @@ using einops::AnyTensor;
 using einops::EinopsError;
 using einops::Shape;
 using einops::Tensor;
-using einops_test::message_of;
 using einops::TensorView;
+using einops_test::message_of;
 using namespace einops::literals;
 
 Shape shape_of(std::span<const std::int64_t> s) { return Shape(s.begin(), s.end()); }

@@ -74,8 +74,8 @@ TEST_F(ThreadSettings, SpinWaitRoundTrips) {
   if (!einops::detail::environment_variable(einops::detail::kSpinWaitVariable)) {
     EXPECT_EQ(einops::get_spin_wait(), einops::kDefaultSpinWait);
   }
-  for (const microseconds wait : {microseconds{0}, microseconds{1}, microseconds{200}, microseconds{12345},
-                                  einops::kMaxSpinWait}) {
+  for (const microseconds wait :
+       {microseconds{0}, microseconds{1}, microseconds{200}, microseconds{12345}, einops::kMaxSpinWait}) {
     einops::set_spin_wait(wait);
     EXPECT_EQ(einops::get_spin_wait(), wait);
   }

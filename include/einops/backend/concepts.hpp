@@ -59,7 +59,7 @@ concept runtime_typed_memory = !requires { typename tensor_traits<X>::value_type
 /// A tensor type whose memory einops may read in place: pointer, shape and strides in elements,
 /// and the element type, at compile time (`value_type`) or at run time (`dtype(x)`).
 template <class X>
-concept StridedTensor = (detail::typed_memory<X> || detail::runtime_typed_memory<X>) && requires(const X& x) {
+concept StridedTensor = (detail::typed_memory<X> || detail::runtime_typed_memory<X>)&&requires(const X& x) {
   { tensor_traits<X>::shape(x) } -> detail::integer_range;
   { tensor_traits<X>::strides(x) } -> detail::integer_range;
 };
@@ -69,10 +69,8 @@ namespace detail {
 /// The element type of a strided tensor.
 template <StridedTensor X>
 DType strided_dtype([[maybe_unused]] const X& x) {
-  if constexpr (runtime_typed_memory<X>)
-    return tensor_traits<X>::dtype(x);
-  else
-    return dtype_v<traits_value_t<X>>;
+  if constexpr (runtime_typed_memory<X>) return tensor_traits<X>::dtype(x);
+  else return dtype_v<traits_value_t<X>>;
 }
 
 /// A pointer to writable memory of a strided tensor's element type.
@@ -105,12 +103,9 @@ namespace detail {
 /// element type `value_type`, else none (the mean of integers is then left to the library).
 template <class X>
 std::optional<DType> ops_dtype([[maybe_unused]] const X& x) {
-  if constexpr (requires { tensor_traits<X>::dtype(x); })
-    return std::optional<DType>(tensor_traits<X>::dtype(x));
-  else if constexpr (requires { requires Element<traits_value_t<X>>; })
-    return dtype_v<traits_value_t<X>>;
-  else
-    return std::nullopt;
+  if constexpr (requires { tensor_traits<X>::dtype(x); }) return std::optional<DType>(tensor_traits<X>::dtype(x));
+  else if constexpr (requires { requires Element<traits_value_t<X>>; }) return dtype_v<traits_value_t<X>>;
+  else return std::nullopt;
 }
 
 /// The shape of a TensorOps tensor as int64 lengths, copied: on the stack up to kMaxRank axes
@@ -181,10 +176,8 @@ concept AdaptedTensor = !detail::is_builtin_input<X>::value && (StridedTensor<X>
 /// The rank of X when it is a compile-time constant (`tensor_traits<X>::rank`), else dynamic_rank.
 template <class X>
 constexpr std::size_t static_rank_of() {
-  if constexpr (requires { tensor_traits<X>::rank; })
-    return static_cast<std::size_t>(tensor_traits<X>::rank);
-  else
-    return dynamic_rank;
+  if constexpr (requires { tensor_traits<X>::rank; }) return static_cast<std::size_t>(tensor_traits<X>::rank);
+  else return dynamic_rank;
 }
 
 /// Any strided tensor as a built-in view of the same memory (no copy): mixes freely with the
@@ -199,7 +192,8 @@ AnyTensor view(const X& x) {
   const Shape steps(std::ranges::begin(strides), std::ranges::end(strides));
   const DType dtype = tensor_traits<X>::dtype(x);
   detail::check_view_extent(lengths, steps, dtype_size(dtype));
-  return AnyTensor(dtype, nullptr, const_cast<void*>(static_cast<const void*>(tensor_traits<X>::data(x))), lengths, steps);
+  return AnyTensor(dtype, nullptr, const_cast<void*>(static_cast<const void*>(tensor_traits<X>::data(x))), lengths,
+                   steps);
 }
 template <StridedTensor X>
   requires detail::typed_memory<X>

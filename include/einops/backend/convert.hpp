@@ -31,8 +31,9 @@ template <class Target, class Source>
 Target copy_to_typed(const Source& x) {
   using T = traits_value_t<Target>;
   constexpr std::size_t rank = static_rank_of<Target>();
-  static_assert(makes_results<Target, T, rank> &&
-                    std::is_same_v<decltype(tensor_traits<Target>::template make<T, rank>(std::declval<std::span<const std::int64_t>>())), Target>,
+  static_assert(makes_results<Target, T, rank> && std::is_same_v<decltype(tensor_traits<Target>::template make<T, rank>(
+                                                                     std::declval<std::span<const std::int64_t>>())),
+                                                                 Target>,
                 "einops::copy_to: tensor_traits<Target>::make<value_type, rank> must make a Target");
   const TensorRefWithExtents memory = borrow(x);
   return result_from<Target, T, rank>(alias(memory), "copy_to", "");
@@ -50,7 +51,8 @@ Target copy_to(const Source& x) {
     static_assert(detail::makes_runtime_results<Target>,
                   "einops::copy_to: tensor_traits<Target>::make(einops::DType, shape) must make a Target");
     const detail::TensorRefWithExtents memory = detail::borrow(x);
-    return Target(detail::runtime_result_from<Target, dynamic_rank>(detail::alias(memory), std::nullopt, "copy_to", ""));
+    return Target(
+        detail::runtime_result_from<Target, dynamic_rank>(detail::alias(memory), std::nullopt, "copy_to", ""));
   } else {
     return detail::copy_to_typed<Target>(x);
   }

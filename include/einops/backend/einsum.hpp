@@ -96,7 +96,8 @@ auto run_einsum(const Args&... args) {
 
 template <fixed_string P>
 constexpr std::size_t einsum_output_rank() {
-  const ParseResult<EinsumPattern> parsed = read_text<P>([](std::string_view text) { return parse_einsum_pattern(text); });
+  const ParseResult<EinsumPattern> parsed =
+      read_text<P>([](std::string_view text) { return parse_einsum_pattern(text); });
   if (!parsed.ok() || parsed.value.output.has_ellipsis) return dynamic_rank;
   return parsed.value.output.groups.size();
 }

@@ -35,12 +35,15 @@ auto run_pack(const std::vector<X>& xs, std::string_view pattern) {
       shapes.emplace_back(std::ranges::begin(shape), std::ranges::end(shape));
     }
     OpsPackLayout layout = ops_pack_layout(shapes, pattern);
-    X tensor = with_library_errors<X>("pack", pattern, [] { return std::string(); }, [&] {
-      std::vector<X> flattened;
-      flattened.reserve(xs.size());
-      for (std::size_t i = 0; i < xs.size(); ++i) flattened.push_back(Traits::reshape(xs[i], layout.flattened_shapes[i]));
-      return X(Traits::concatenate(std::span<const X>(flattened), static_cast<std::int64_t>(layout.axis)));
-    });
+    X tensor = with_library_errors<X>(
+        "pack", pattern, [] { return std::string(); },
+        [&] {
+          std::vector<X> flattened;
+          flattened.reserve(xs.size());
+          for (std::size_t i = 0; i < xs.size(); ++i)
+            flattened.push_back(Traits::reshape(xs[i], layout.flattened_shapes[i]));
+          return X(Traits::concatenate(std::span<const X>(flattened), static_cast<std::int64_t>(layout.axis)));
+        });
     if constexpr (Rank != dynamic_rank) {
       const auto shape = Traits::shape(tensor);
       if (static_cast<std::size_t>(std::ranges::size(shape)) != Rank)
@@ -70,10 +73,12 @@ auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::s
     parts.reserve(layout.parts.size());
     for (const OpsUnpackPart& part : layout.parts) {
       if (Rank != dynamic_rank && part.shape.size() != Rank) fail_result_rank("unpack", pattern, part.shape, Rank);
-      with_library_errors<X>("unpack", pattern, [&] { return input_shape_line(shape); }, [&] {
-        parts.push_back(Traits::reshape(Traits::slice(packed, static_cast<std::int64_t>(layout.axis), part.begin, part.end),
-                                        part.shape));
-      });
+      with_library_errors<X>(
+          "unpack", pattern, [&] { return input_shape_line(shape); },
+          [&] {
+            parts.push_back(Traits::reshape(
+                Traits::slice(packed, static_cast<std::int64_t>(layout.axis), part.begin, part.end), part.shape));
+          });
     }
     return parts;
   }

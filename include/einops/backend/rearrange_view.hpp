@@ -38,7 +38,9 @@ TensorView<view_element_t<X>> adapted_rearrange_view(X& x, const PatternRef& pat
 template <class X, fixed_string... Names>
   requires detail::adapted_strided<X> && std::is_lvalue_reference_v<X>  // a view of a temporary would dangle
 TensorView<detail::view_element_t<X>> rearrange_view(
-    X&& x, const detail::adapted_pattern<Operation::rearrange, std::remove_cvref_t<X>, dynamic_rank, given_lengths<Names...>>& pattern,
+    X&& x,
+    const detail::adapted_pattern<Operation::rearrange, std::remove_cvref_t<X>, dynamic_rank, given_lengths<Names...>>&
+        pattern,
     axis_length<Names>... lengths) {
   return detail::adapted_rearrange_view(x, pattern.ref(), detail::to_axis_lengths(lengths...));
 }

@@ -36,7 +36,8 @@ TensorRefWithExtents borrow_writable(X& x) {
     return borrow(x);
   } else {
     using Traits = tensor_traits<std::remove_const_t<X>>;
-    static_assert(WritableTensor<X>, "einops: this tensor's memory is read-only (tensor_traits<X>::data gives a const pointer)");
+    static_assert(WritableTensor<X>,
+                  "einops: this tensor's memory is read-only (tensor_traits<X>::data gives a const pointer)");
     return TensorRefWithExtents(strided_dtype(x), Traits::data(x), Traits::shape(x), Traits::strides(x));
   }
 }
@@ -65,10 +66,8 @@ inline constexpr bool result_in_family =
 
 template <class X, class U, std::size_t Rank>
 auto make_result(std::span<const std::int64_t> shape) {
-  if constexpr (result_in_family<X, U, Rank>)
-    return tensor_traits<X>::template make<U, Rank>(shape);
-  else
-    return Tensor<U>(Shape(shape.begin(), shape.end()));
+  if constexpr (result_in_family<X, U, Rank>) return tensor_traits<X>::template make<U, Rank>(shape);
+  else return Tensor<U>(Shape(shape.begin(), shape.end()));
 }
 
 /// What to write to get another result type, for messages.
@@ -138,10 +137,8 @@ auto runtime_result_from(const AnyTensor& y, std::optional<DType> requested, std
 /// `y` as a result of X's family, whether X's element type is a constant (`T`) or known at run time.
 template <class X, std::size_t Rank>
 auto family_result_from(const AnyTensor& y, std::string_view operation, std::string_view pattern) {
-  if constexpr (runtime_typed_memory<X>)
-    return runtime_result_from<X, Rank>(y, std::nullopt, operation, pattern);
-  else
-    return result_from<X, traits_value_t<X>, Rank>(y, operation, pattern);
+  if constexpr (runtime_typed_memory<X>) return runtime_result_from<X, Rank>(y, std::nullopt, operation, pattern);
+  else return result_from<X, traits_value_t<X>, Rank>(y, operation, pattern);
 }
 
 // ---- inputs: one tensor, or a list stacked on a new leading axis ---------------------------------

@@ -49,8 +49,7 @@ X apply_ops(Operation operation, std::optional<std::string_view> reduction, cons
 template <class X>
 X stack_with_ops(const std::vector<X>& xs, std::string_view operation, std::string_view pattern) {
   using Traits = tensor_traits<X>;
-  if (xs.empty())
-    throw_call_error(operation, pattern, "", kEmptyListReason);
+  if (xs.empty()) throw_call_error(operation, pattern, "", kEmptyListReason);
   const OpsShape first(xs.front());
   const std::optional<DType> first_dtype = ops_dtype(xs.front());
   std::vector<X> lifted;
@@ -99,7 +98,8 @@ auto run_runtime_typed(std::optional<std::string_view> reduction, const X& x, Pa
   } else {
     const TensorRefWithExtents in = borrow(x);
     const PlannedCall call(Op, reduction, in, pattern, lengths);
-    call.expect_result(Rank, requested.value_or(call.output_dtype()), Rank != dynamic_rank ? kAskForRank : kAskForElement);
+    call.expect_result(Rank, requested.value_or(call.output_dtype()),
+                       Rank != dynamic_rank ? kAskForRank : kAskForElement);
     if constexpr (!makes_runtime_results<Tensor>) {
       return call.result();
     } else {
@@ -126,8 +126,9 @@ auto run_adapted(std::optional<std::string_view> reduction, const X& x, PatternR
     };
     Tensor result = with_library_errors<Tensor>(label, pattern.text, inputs, [&] {
       if constexpr (Input::is_list) {
-        static_assert(requires(std::span<const Tensor> parts) { tensor_traits<Tensor>::concatenate(parts, std::int64_t{0}); },
-                      "einops: a list input needs tensor_traits<X>::concatenate(std::span<const X>, axis)");
+        static_assert(
+            requires(std::span<const Tensor> parts) { tensor_traits<Tensor>::concatenate(parts, std::int64_t{0}); },
+            "einops: a list input needs tensor_traits<X>::concatenate(std::span<const X>, axis)");
         return apply_ops(Op, reduction, stack_with_ops(x, label, pattern.text), pattern, lengths);
       } else {
         return apply_ops(Op, reduction, x, pattern, lengths);

@@ -104,14 +104,16 @@ using ranked_pattern = pattern_arg<ranked_arrow_grammar<Op, InputRank, OutputRan
 /// argument keeps a repeated call cheap.
 template <Operation Op, class X, std::size_t OutputRank, class... Facts>
 using adapted_pattern = std::type_identity_t<pattern_arg<
-    ranked_arrow_grammar<Op, adapted_input<X>::rank, OutputRank, StridedTensor<typename adapted_input<X>::tensor>>, Facts...>>;
+    ranked_arrow_grammar<Op, adapted_input<X>::rank, OutputRank, StridedTensor<typename adapted_input<X>::tensor>>,
+    Facts...>>;
 
 /// The output rank of the template pattern P for an input of `InputRank`: a constant when the
 /// input rank is one, or when the right side has no ellipsis; dynamic_rank otherwise (and when
 /// the input rank does not fit, which the pattern's check reports).
 template <fixed_string P, std::size_t InputRank>
 constexpr std::size_t template_pattern_output_rank() {
-  const ParseResult<ArrowPattern> parsed = read_text<P>([](std::string_view text) { return parse_arrow_pattern(text); });
+  const ParseResult<ArrowPattern> parsed =
+      read_text<P>([](std::string_view text) { return parse_arrow_pattern(text); });
   if (!parsed.ok()) return dynamic_rank;
   if (InputRank != dynamic_rank)
     return accepts_input_rank(parsed.value, InputRank) ? output_rank(parsed.value, InputRank) : dynamic_rank;

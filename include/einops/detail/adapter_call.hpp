@@ -69,14 +69,14 @@ EINOPS_API void copy_into(const AnyTensor& y, TensorRef out);
 /// elementary axes, reduce, permute, add and broadcast new axes, reshape to the output; the steps
 /// that would change nothing are marked so, and left out.
 struct OpsRecipe {
-  bool reshape_in = false;                // reshape the input to `elementary_shape` first
+  bool reshape_in = false;  // reshape the input to `elementary_shape` first
   Shape elementary_shape;
-  std::optional<Reduction> reduction;     // then reduce `reduced_axes` (when set)
+  std::optional<Reduction> reduction;      // then reduce `reduced_axes` (when set)
   std::vector<std::int64_t> reduced_axes;  // ascending
-  std::vector<std::int64_t> permutation;  // then permute the kept axes (empty: already in order)
-  Shape expanded_shape;                   // then, when new axes appear: reshape with 1 for each,
-  Shape broadcast_shape;                  //   and broadcast to these lengths (empty: no new axes)
-  bool reshape_out = false;               // finally reshape to `output_shape`
+  std::vector<std::int64_t> permutation;   // then permute the kept axes (empty: already in order)
+  Shape expanded_shape;                    // then, when new axes appear: reshape with 1 for each,
+  Shape broadcast_shape;                   //   and broadcast to these lengths (empty: no new axes)
+  bool reshape_out = false;                // finally reshape to `output_shape`
   Shape output_shape;
 };
 

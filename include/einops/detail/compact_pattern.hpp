@@ -23,7 +23,8 @@ class CompactPattern {
   /// Records `pattern` (parsed from `text`); leaves the form empty when it does not fit.
   constexpr void record(const ArrowPattern& pattern) {
     count_ = 0;
-    fits_ = record_side(pattern.left) && push(Kind::side_break, pattern.arrow_position, 2) && record_side(pattern.right);
+    fits_ =
+        record_side(pattern.left) && push(Kind::side_break, pattern.arrow_position, 2) && record_side(pattern.right);
     if (!fits_) count_ = 0;
     // Unused tokens get a non-zero filler: GCC writes a mostly-zero constant with `rep stos`,
     // whose start-up cost (~30 cycles) was a tenth of a tiny call; a filler becomes plain stores.
@@ -55,9 +56,7 @@ class CompactPattern {
       }
       const std::string_view piece = text.substr(token.offset, token.length);
       switch (kind) {
-        case Kind::named:
-          group->axes.push_back(Axis{AxisKind::named, AxisName(piece), 0, token.offset});
-          break;
+        case Kind::named: group->axes.push_back(Axis{AxisKind::named, AxisName(piece), 0, token.offset}); break;
         case Kind::anonymous: {
           std::int64_t value = 0;
           for (char c : piece) value = value * 10 + (c - '0');
@@ -70,8 +69,7 @@ class CompactPattern {
           side->ellipsis_parenthesized = group->parenthesized;
           group->axes.push_back(Axis{AxisKind::ellipsis, AxisName("..."), 0, token.offset});
           break;
-        default:
-          break;
+        default: break;
       }
     }
     return pattern;

@@ -20,10 +20,10 @@
 namespace einops::detail {
 
 struct EinMixStructure {
-  std::optional<std::string> pre_rearrange;  // pattern of the rearrange before the einsum, if any
-  AxisLengths pre_lengths;                   // the lengths it gets
+  std::optional<std::string> pre_rearrange;   // pattern of the rearrange before the einsum, if any
+  AxisLengths pre_lengths;                    // the lengths it gets
   std::optional<std::string> post_rearrange;  // pattern of the rearrange after the bias, if any
-  std::string einsum_pattern;                // single-letter, as einops hands it to the backend
+  std::string einsum_pattern;                 // single-letter, as einops hands it to the backend
   std::vector<std::int64_t> weight_shape;
   std::optional<std::vector<std::int64_t>> bias_shape;
   std::int64_t fan_in = 1;

@@ -24,8 +24,8 @@ struct EinsumStepDescription {
 
 struct EinsumDescription {
   std::vector<std::pair<std::string, std::int64_t>> axes;  // every axis and its length, in order of appearance
-  std::vector<EinsumStepDescription> steps;  // empty for one operand
-  std::string single_operand;  // one operand: how it is summed or permuted into the output
+  std::vector<EinsumStepDescription> steps;                // empty for one operand
+  std::string single_operand;                              // one operand: how it is summed or permuted into the output
   Shape output_shape;
   std::string note;  // how 16-bit floats and empty axes are handled; "" when nothing applies
 };

@@ -11,8 +11,8 @@ namespace einops::detail {
 
 template <class Run>
 void for_each_run(int rank, const std::array<std::int64_t, kMaxRank>& extent,
-                  const std::array<std::int64_t, kMaxRank>& stride_a, const std::array<std::int64_t, kMaxRank>& stride_b,
-                  Run&& run) {
+                  const std::array<std::int64_t, kMaxRank>& stride_a,
+                  const std::array<std::int64_t, kMaxRank>& stride_b, Run&& run) {
   const int outer = rank - 1;  // dimensions walked by the odometer
   if (outer <= 0) {
     run(std::int64_t{0}, std::int64_t{0});

@@ -34,7 +34,10 @@ struct TensorRef {
       : dtype(dtype_v<T>), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}
   template <Element T>
   TensorRef(const TensorView<T>& x)  // NOLINT(google-explicit-constructor)
-      : dtype(dtype_v<T>), data(const_cast<std::remove_const_t<T>*>(x.data())), shape(x.shape()), strides(x.strides()) {}
+      : dtype(dtype_v<T>),
+        data(const_cast<std::remove_const_t<T>*>(x.data())),
+        shape(x.shape()),
+        strides(x.strides()) {}
   /// Caller memory described in place (the adapters, a list seen as one tensor). Read-only memory
   /// may be borrowed too: results are written only through memory the caller made writable.
   TensorRef(DType type, const void* memory, std::span<const std::int64_t> lengths, std::span<const std::int64_t> steps)

@@ -21,7 +21,7 @@ constexpr std::uint64_t stride_magnitude(std::int64_t stride) noexcept {
 struct Walk {
   int rank = 0;  // output dimensions, outermost first
   std::array<std::int64_t, kMaxRank> extent{};
-  std::array<std::int64_t, kMaxRank> in_stride{};   // 0 for broadcast (added) axes
+  std::array<std::int64_t, kMaxRank> in_stride{};  // 0 for broadcast (added) axes
   std::array<std::int64_t, kMaxRank> out_stride{};
   int reduced_rank = 0;  // reduced dimensions, outermost first
   std::array<std::int64_t, kMaxRank> reduced_extent{};

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <einops/einops.hpp>
+#include <einops/threads.hpp>
 #include <einops/opencv_blob.hpp>
 
 #include "kernels/parallel.hpp"

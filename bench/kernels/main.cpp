@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <einops/einops.hpp>
+#include <einops/threads.hpp>
 
 #include "baselines.hpp"
 #include "buffers.hpp"

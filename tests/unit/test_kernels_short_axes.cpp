@@ -12,6 +12,7 @@
 
 #include <einops/detail/kernels.hpp>
 #include <einops/einops.hpp>
+#include <einops/threads.hpp>
 
 #include "kernels/copy_schedule.hpp"
 

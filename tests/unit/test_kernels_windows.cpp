@@ -17,6 +17,7 @@
 
 #include <einops/detail/kernels.hpp>
 #include <einops/einops.hpp>
+#include <einops/threads.hpp>
 
 #include "kernels/reduce_ops.hpp"
 #include "kernels/reduce_schedule.hpp"

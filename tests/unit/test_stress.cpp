@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <einops/einops.hpp>
+#include <einops/threads.hpp>
 
 #include "reference.hpp"
 

@@ -49,6 +49,9 @@ void set_bytes(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kBytes));
 }
 
+/// Every case's reporting: wall time (the threaded cases), in milliseconds.
+void in_real_milliseconds(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMillisecond)->UseRealTime(); }
+
 /// One thread for einops unless `threads` (the default pool); restored afterwards.
 struct EinopsThreads {
   explicit EinopsThreads(bool threads) { einops::set_num_threads(threads ? 0 : 1); }
@@ -66,7 +69,7 @@ void memcpy_reference(benchmark::State& state) {
   }
   set_bytes(state);
 }
-BENCHMARK(memcpy_reference)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(memcpy_reference)->Apply(in_real_milliseconds);
 
 // ---- Eigen ---------------------------------------------------------------------------------------
 
@@ -111,52 +114,28 @@ void eigen_sum(benchmark::State& state) {
 
 BENCHMARK(eigen_einops_permute<Eigen::ColMajor, false>)
     ->Name("eigen_colmajor/permute/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
 BENCHMARK(eigen_einops_permute<Eigen::ColMajor, true>)
     ->Name("eigen_colmajor/permute/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_shuffle<Eigen::ColMajor>)
-    ->Name("eigen_colmajor/permute/eigen_shuffle")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(eigen_shuffle<Eigen::ColMajor>)->Name("eigen_colmajor/permute/eigen_shuffle")->Apply(in_real_milliseconds);
 BENCHMARK(eigen_einops_permute<Eigen::RowMajor, false>)
     ->Name("eigen_rowmajor/permute/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
 BENCHMARK(eigen_einops_permute<Eigen::RowMajor, true>)
     ->Name("eigen_rowmajor/permute/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_shuffle<Eigen::RowMajor>)
-    ->Name("eigen_rowmajor/permute/eigen_shuffle")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::ColMajor, false>)
-    ->Name("eigen_colmajor/sum/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(eigen_shuffle<Eigen::RowMajor>)->Name("eigen_rowmajor/permute/eigen_shuffle")->Apply(in_real_milliseconds);
+BENCHMARK(eigen_einops_sum<Eigen::ColMajor, false>)->Name("eigen_colmajor/sum/einops")->Apply(in_real_milliseconds);
 BENCHMARK(eigen_einops_sum<Eigen::ColMajor, true>)
     ->Name("eigen_colmajor/sum/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_sum<Eigen::ColMajor>)
-    ->Name("eigen_colmajor/sum/eigen_sum")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_einops_sum<Eigen::RowMajor, false>)
-    ->Name("eigen_rowmajor/sum/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(eigen_sum<Eigen::ColMajor>)->Name("eigen_colmajor/sum/eigen_sum")->Apply(in_real_milliseconds);
+BENCHMARK(eigen_einops_sum<Eigen::RowMajor, false>)->Name("eigen_rowmajor/sum/einops")->Apply(in_real_milliseconds);
 BENCHMARK(eigen_einops_sum<Eigen::RowMajor, true>)
     ->Name("eigen_rowmajor/sum/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(eigen_sum<Eigen::RowMajor>)
-    ->Name("eigen_rowmajor/sum/eigen_sum")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(eigen_sum<Eigen::RowMajor>)->Name("eigen_rowmajor/sum/eigen_sum")->Apply(in_real_milliseconds);
 
 // ---- xtensor -------------------------------------------------------------------------------------
 
@@ -201,40 +180,20 @@ void xtensor_sum(benchmark::State& state) {
 
 constexpr auto kRow = xt::layout_type::row_major;
 constexpr auto kCol = xt::layout_type::column_major;
-BENCHMARK(xtensor_einops_permute<kRow, false>)
-    ->Name("xtensor_row_major/permute/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(xtensor_einops_permute<kRow, false>)->Name("xtensor_row_major/permute/einops")->Apply(in_real_milliseconds);
 BENCHMARK(xtensor_einops_permute<kRow, true>)
     ->Name("xtensor_row_major/permute/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_transpose<kRow>)
-    ->Name("xtensor_row_major/permute/xt_transpose")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_transpose<kRow>)->Name("xtensor_row_major/permute/xt_transpose")->Apply(in_real_milliseconds);
 BENCHMARK(xtensor_einops_permute<kCol, false>)
     ->Name("xtensor_column_major/permute/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_transpose<kCol>)
-    ->Name("xtensor_column_major/permute/xt_transpose")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kRow, false>)
-    ->Name("xtensor_row_major/sum/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kRow, true>)
-    ->Name("xtensor_row_major/sum/einops_threads")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_sum<kRow>)->Name("xtensor_row_major/sum/xt_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(xtensor_einops_sum<kCol, false>)
-    ->Name("xtensor_column_major/sum/einops")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(xtensor_sum<kCol>)->Name("xtensor_column_major/sum/xt_sum")->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_transpose<kCol>)->Name("xtensor_column_major/permute/xt_transpose")->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_einops_sum<kRow, false>)->Name("xtensor_row_major/sum/einops")->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_einops_sum<kRow, true>)->Name("xtensor_row_major/sum/einops_threads")->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_sum<kRow>)->Name("xtensor_row_major/sum/xt_sum")->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_einops_sum<kCol, false>)->Name("xtensor_column_major/sum/einops")->Apply(in_real_milliseconds);
+BENCHMARK(xtensor_sum<kCol>)->Name("xtensor_column_major/sum/xt_sum")->Apply(in_real_milliseconds);
 
 }  // namespace
 

@@ -28,59 +28,21 @@ enum class DType : std::uint8_t {
 
 template <class T>
 struct dtype_of;  // undefined for unsupported element types
-// clang-format off: one line per element type reads as a table
-template <>
-struct dtype_of<bool> {
-  static constexpr DType value = DType::boolean;
-};
-template <>
-struct dtype_of<std::int8_t> {
-  static constexpr DType value = DType::int8;
-};
-template <>
-struct dtype_of<std::int16_t> {
-  static constexpr DType value = DType::int16;
-};
-template <>
-struct dtype_of<std::int32_t> {
-  static constexpr DType value = DType::int32;
-};
-template <>
-struct dtype_of<std::int64_t> {
-  static constexpr DType value = DType::int64;
-};
-template <>
-struct dtype_of<std::uint8_t> {
-  static constexpr DType value = DType::uint8;
-};
-template <>
-struct dtype_of<std::uint16_t> {
-  static constexpr DType value = DType::uint16;
-};
-template <>
-struct dtype_of<std::uint32_t> {
-  static constexpr DType value = DType::uint32;
-};
-template <>
-struct dtype_of<std::uint64_t> {
-  static constexpr DType value = DType::uint64;
-};
-template <>
-struct dtype_of<float> {
-  static constexpr DType value = DType::float32;
-};
-template <>
-struct dtype_of<double> {
-  static constexpr DType value = DType::float64;
-};
-template <>
-struct dtype_of<float16> {
-  static constexpr DType value = DType::float16;
-};
-template <>
-struct dtype_of<bfloat16> {
-  static constexpr DType value = DType::bfloat16;
-};
+// One line per element type, read as a table.
+// clang-format off
+template <> struct dtype_of<bool> { static constexpr DType value = DType::boolean; };
+template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::int8; };
+template <> struct dtype_of<std::int16_t> { static constexpr DType value = DType::int16; };
+template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType::int32; };
+template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::int64; };
+template <> struct dtype_of<std::uint8_t> { static constexpr DType value = DType::uint8; };
+template <> struct dtype_of<std::uint16_t> { static constexpr DType value = DType::uint16; };
+template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::uint32; };
+template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::uint64; };
+template <> struct dtype_of<float> { static constexpr DType value = DType::float32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::float64; };
+template <> struct dtype_of<float16> { static constexpr DType value = DType::float16; };
+template <> struct dtype_of<bfloat16> { static constexpr DType value = DType::bfloat16; };
 // clang-format on
 
 template <class T>

@@ -16,6 +16,17 @@ struct fixed_string {
   constexpr std::size_t size() const { return N - 1; }
 };
 
+/// The first N - 1 characters of `text` as a fixed_string<N> (a reason text made into a template
+/// argument during constant evaluation).
+namespace detail {
+template <std::size_t N>
+constexpr fixed_string<N> fixed_string_of(const char* text) {
+  char copy[N]{};
+  for (std::size_t i = 0; i + 1 < N; ++i) copy[i] = text[i];
+  return fixed_string<N>(copy);
+}
+}  // namespace detail
+
 /// Calls `read(view)` on a local copy of the template-argument string S; constant evaluation
 /// parses template patterns this way. GCC 12 under -fsanitize=undefined cannot fold the null
 /// checks on the address of a template parameter object ("... == 0 is not a constant

@@ -102,10 +102,7 @@ constexpr std::size_t reason_size() {
 }
 template <PatternErrorKind Kind>
 constexpr fixed_string<reason_size<Kind>()> reason_literal() {
-  char text[reason_size<Kind>()]{};
-  const std::string_view reason = reason_text(Kind);
-  for (std::size_t i = 0; i < reason.size(); ++i) text[i] = reason[i];
-  return fixed_string<reason_size<Kind>()>(text);
+  return fixed_string_of<reason_size<Kind>()>(reason_text(Kind));
 }
 
 /// Calls invalid_pattern<"reason of kind">() for the kind of `error`: the reason text comes from
@@ -159,12 +156,6 @@ constexpr void report_input_rank(std::size_t expected, bool at_least) {
 /// The one text of the fault an affine_axis fact finds, at compile time and at run time. A pointer
 /// to the literal, so that Clang quotes it whole in affine_axis_is_invalid's call frame.
 inline constexpr const char* kAffineAxisReasonText = "The axis of the affine map is not an axis of the output";
-template <std::size_t N>
-constexpr fixed_string<N> fixed_string_of(const char* text) {
-  char copy[N]{};
-  for (std::size_t i = 0; i + 1 < N; ++i) copy[i] = text[i];
-  return fixed_string<N>(copy);
-}
 inline constexpr auto kAffineAxisReason =
     fixed_string_of<std::string_view(kAffineAxisReasonText).size() + 1>(kAffineAxisReasonText);
 /// The compile error of an affine axis the output lacks; `reason` is there for Clang's notes, as

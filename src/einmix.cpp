@@ -14,6 +14,7 @@
 #include "einops/detail/kernels.hpp"
 #include "einops/einsum.hpp"
 #include "einops/error.hpp"
+#include "odometer.hpp"
 
 namespace einops {
 namespace {
@@ -71,16 +72,14 @@ void add_bias(const AnyTensor& y, const AnyTensor& bias, AnyTensor& out) {
   std::vector<std::int64_t> index(rank, 0);
   std::int64_t in_at = 0;
   std::int64_t bias_at = 0;
+  const auto extent = [&](int d) { return y.shape()[static_cast<std::size_t>(d)]; };
+  const auto move = [&](int d, std::int64_t steps) {
+    in_at += steps * y.strides()[static_cast<std::size_t>(d)];
+    bias_at += steps * bias_strides[static_cast<std::size_t>(d)];
+  };
   for (std::int64_t n = 0, count = y.size(); n < count; ++n) {
     target[n] = in[in_at] + b[bias_at];
-    for (std::size_t d = rank; d-- > 0;) {  // odometer
-      in_at += y.strides()[d];
-      bias_at += bias_strides[d];
-      if (++index[d] < y.shape()[d]) break;
-      in_at -= y.strides()[d] * y.shape()[d];
-      bias_at -= bias_strides[d] * y.shape()[d];
-      index[d] = 0;
-    }
+    detail::odometer_step(static_cast<int>(rank), index.data(), extent, move);
   }
 }
 

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "einops/detail/kernels.hpp"
-#include "einops/detail/odometer.hpp"
 #include "einops/detail/plan_kernels.hpp"
 #include "call_context.hpp"
 #include "kernels/buffer_cache.hpp"
 #include "kernels/element_words.hpp"
+#include "odometer.hpp"
 
 namespace einops::detail {
 namespace {

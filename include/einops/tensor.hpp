@@ -71,6 +71,11 @@ EINOPS_API std::int64_t checked_allocation_count(std::span<const std::int64_t> s
 EINOPS_API void check_view_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
                                   std::size_t element_size);
 
+/// Copies the elements of `shape` at `data` (strides in elements) to `out` in row-major order,
+/// through the copy kernel (copy_layout in einops/detail/kernels.hpp).
+EINOPS_API void gather_row_major(std::size_t element_size, std::span<const std::int64_t> shape, const void* data,
+                                 std::span<const std::int64_t> strides, void* out);
+
 inline bool is_row_major_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
   std::uint64_t step = 1;  // unsigned: a hostile shape may overflow it, never with undefined behaviour
   for (std::size_t i = shape.size(); i-- > 0;) {
@@ -137,21 +142,17 @@ class TensorView {
 
   /// The elements in row-major order (a copy).
   std::vector<std::remove_const_t<T>> to_vector() const {
-    std::vector<std::remove_const_t<T>> out;
-    out.reserve(static_cast<std::size_t>(size()));
-    if (size() == 0) return out;
-    Shape index(shape_.size(), 0);
-    std::int64_t offset = 0;
-    for (std::int64_t n = size(); n > 0; --n) {
-      out.push_back(data_[offset]);
-      for (std::size_t d = shape_.size(); d-- > 0;) {  // odometer: no division per element
-        offset += strides_[d];
-        if (++index[d] < shape_[d]) break;
-        offset -= strides_[d] * shape_[d];
-        index[d] = 0;
-      }
+    using Value = std::remove_const_t<T>;
+    const auto count = static_cast<std::size_t>(size());
+    if constexpr (std::is_same_v<Value, bool>) {  // std::vector<bool> has no data() to copy into
+      const std::unique_ptr<bool[]> values(new bool[count]);
+      if (count != 0) detail::gather_row_major(sizeof(bool), shape_, data_, strides_, values.get());
+      return std::vector<bool>(values.get(), values.get() + count);
+    } else {
+      std::vector<Value> out(count);
+      if (count != 0) detail::gather_row_major(sizeof(Value), shape_, data_, strides_, out.data());
+      return out;
     }
-    return out;
   }
 
  private:

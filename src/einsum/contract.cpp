@@ -17,8 +17,8 @@
 #include <utility>
 
 #include "../kernels/buffer_cache.hpp"
+#include "../odometer.hpp"
 #include "einops/detail/kernels.hpp"
-#include "einops/detail/odometer.hpp"
 #include "einops/detail/walk.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "einops/detail/walk.hpp"
+#include "../odometer.hpp"
 #include "einops/dtype.hpp"
 
 namespace einops::detail::einsum {
@@ -64,37 +65,23 @@ inline BatchedGemm transposed_product(const BatchedGemm& p) {
 }
 
 /// Calls `run(a_offset, b_offset, c_offset)` (in elements) for the batch elements [begin, end) in
-/// row-major order of the batch dimensions (an odometer: no division per element).
+/// row-major order of the batch dimensions.
 template <class Run>
 void for_each_batch(const BatchedGemm& problem, std::int64_t begin, std::int64_t end, Run&& run) {
   if (begin >= end) return;
-  std::array<std::int64_t, kMaxRank> index{};
+  std::array<std::int64_t, kMaxRank> index;  // set by the seek
   std::int64_t a = 0, b = 0, c = 0;
-  std::int64_t rest = begin;  // the odometer starts at begin's digits
-  for (int d = problem.batch_rank - 1; d >= 0; --d) {
+  const auto extent = [&](int d) { return problem.batch_extent[static_cast<std::size_t>(d)]; };
+  const auto move = [&](int d, std::int64_t steps) {
     const auto i = static_cast<std::size_t>(d);
-    index[i] = rest % problem.batch_extent[i];
-    rest /= problem.batch_extent[i];
-    a += index[i] * problem.a_batch_stride[i];
-    b += index[i] * problem.b_batch_stride[i];
-    c += index[i] * problem.c_batch_stride[i];
-  }
-  for (std::int64_t remaining = end - begin;;) {
+    a += steps * problem.a_batch_stride[i];
+    b += steps * problem.b_batch_stride[i];
+    c += steps * problem.c_batch_stride[i];
+  };
+  odometer_seek(problem.batch_rank, begin, index.data(), extent, move);
+  for (std::int64_t n = begin; n < end; ++n) {
     run(a, b, c);
-    if (--remaining == 0) return;
-    int d = problem.batch_rank - 1;
-    for (; d >= 0; --d) {
-      const auto i = static_cast<std::size_t>(d);
-      a += problem.a_batch_stride[i];
-      b += problem.b_batch_stride[i];
-      c += problem.c_batch_stride[i];
-      if (++index[i] < problem.batch_extent[i]) break;
-      a -= problem.a_batch_stride[i] * problem.batch_extent[i];
-      b -= problem.b_batch_stride[i] * problem.batch_extent[i];
-      c -= problem.c_batch_stride[i] * problem.batch_extent[i];
-      index[i] = 0;
-    }
-    if (d < 0) return;
+    odometer_step(problem.batch_rank, index.data(), extent, move);
   }
 }
 

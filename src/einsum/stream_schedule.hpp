@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "einops/detail/walk.hpp"
+#include "../odometer.hpp"
 #include "einops/dtype.hpp"
 
 namespace einops::detail::einsum {
@@ -60,33 +61,26 @@ struct StreamSchedule {
 /// An odometer over the first `rank` dimensions of `loops`, row-major: `a`, `b`, `out` are the
 /// current offsets; next() moves on and returns false after the last index (back at 0).
 class StreamCursor {
+  // How the odometer reads this cursor's loops and moves its offsets (before their use: the
+  // return types are deduced).
+  auto extent() const {
+    return [this](int d) { return loops_.extent[static_cast<std::size_t>(d)]; };
+  }
+  auto move() {
+    return [this](int d, std::int64_t steps) {
+      const auto i = static_cast<std::size_t>(d);
+      a += steps * loops_.a[i];
+      b += steps * loops_.b[i];
+      out += steps * loops_.out[i];
+    };
+  }
+
  public:
   StreamCursor(const StreamLoops& loops, int rank, std::int64_t first = 0) : loops_(loops), rank_(rank) {
     // Only the dimensions in use are set: kernels make one cursor per output or group of outputs.
-    for (int d = rank - 1; d >= 0; --d) {
-      const auto i = static_cast<std::size_t>(d);
-      index_[i] = first == 0 ? 0 : first % loops.extent[i];
-      if (first == 0) continue;
-      first /= loops.extent[i];
-      a += index_[i] * loops.a[i];
-      b += index_[i] * loops.b[i];
-      out += index_[i] * loops.out[i];
-    }
+    odometer_seek(rank_, first, index_, extent(), move());
   }
-  bool next() {
-    for (int d = rank_ - 1; d >= 0; --d) {
-      const auto i = static_cast<std::size_t>(d);
-      a += loops_.a[i];
-      b += loops_.b[i];
-      out += loops_.out[i];
-      if (++index_[i] < loops_.extent[i]) return true;
-      a -= loops_.a[i] * loops_.extent[i];
-      b -= loops_.b[i] * loops_.extent[i];
-      out -= loops_.out[i] * loops_.extent[i];
-      index_[i] = 0;
-    }
-    return false;
-  }
+  bool next() { return odometer_step(rank_, index_, extent(), move()); }
   std::int64_t a = 0, b = 0, out = 0;
 
  private:

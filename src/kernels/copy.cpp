@@ -6,9 +6,13 @@
 
 #include <atomic>
 #include <memory>
+#include <span>
 
 #include "copy_schedule.hpp"
 #include "../recent_entries.hpp"
+#include "../shape_reasons.hpp"
+#include "einops/error.hpp"
+#include "einops/tensor.hpp"
 
 namespace einops::detail {
 namespace {
@@ -98,6 +102,25 @@ void copy_layout(std::size_t element_size, std::span<const std::int64_t> shape, 
   }
   walk.merge();
   copy_strided(element_size, in, out, walk);
+}
+
+void gather_row_major(std::size_t element_size, std::span<const std::int64_t> shape, const void* data,
+                      std::span<const std::int64_t> strides, void* out) {
+  std::int64_t out_stride = 1;
+  for (const std::int64_t length : shape) {
+    if (length == 0) return;
+    out_stride *= length;
+  }
+  // Unit dimensions move nothing: only the others count against the walk's rank limit.
+  Walk walk;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (walk.rank == kMaxRank) throw EinopsError(rank_limit_reason("The tensor has", shape.size()));
+    out_stride /= shape[d];
+    walk.push_output(shape[d], strides[d], out_stride);
+  }
+  walk.merge();
+  copy_strided(element_size, data, out, walk);
 }
 
 std::string describe_copy(const Walk& walk, std::size_t element_size) {

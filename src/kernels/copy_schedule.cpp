@@ -296,12 +296,13 @@ TilePlace locate_tile(const CopySchedule& s, std::int64_t item, std::int64_t* ro
     rest /= batch_blocks;
   }
   std::int64_t in_offset = 0, out_offset = 0;
-  for (int i = loops - 1; i >= 0; --i) {
-    const std::int64_t index = rest % s.outer[i].extent;
-    rest /= s.outer[i].extent;
-    in_offset += index * s.outer[i].in_stride;
-    out_offset += index * s.outer[i].out_stride;
-  }
+  std::int64_t index[kMaxRank];
+  odometer_seek(
+      loops, rest, index, [&](int i) { return s.outer[i].extent; },
+      [&](int i, std::int64_t steps) {
+        in_offset += steps * s.outer[i].in_stride;
+        out_offset += steps * s.outer[i].out_stride;
+      });
   const std::int64_t b0 = bb * s.block_batch;
   in_offset += b0 * batch_loop.in_stride;
   out_offset += b0 * batch_loop.out_stride;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "einops/detail/walk.hpp"
+#include "../odometer.hpp"
 
 namespace einops::detail {
 
@@ -94,22 +95,16 @@ struct CopySchedule {
 /// Input offsets of rows [first, first + count) of the schedule's row chain, into `offsets`: one
 /// division per chain loop, then an odometer.
 inline void tabulate_row_offsets(const CopySchedule& s, std::int64_t first, std::int64_t count, std::int64_t* offsets) {
+  // row_loops is innermost first: odometer dimension d is row loop row_rank - 1 - d.
+  const auto loop = [&](int d) -> const Loop& { return s.row_loops[s.row_rank - 1 - d]; };
   std::int64_t index[kMaxRank];
   std::int64_t offset = 0;
-  std::int64_t q = first;
-  for (int i = 0; i < s.row_rank; ++i) {
-    index[i] = q == 0 ? 0 : q % s.row_loops[i].extent;
-    q = q == 0 ? 0 : q / s.row_loops[i].extent;
-    offset += index[i] * s.row_loops[i].in_stride;
-  }
+  const auto extent = [&](int d) { return loop(d).extent; };
+  const auto move = [&](int d, std::int64_t steps) { offset += steps * loop(d).in_stride; };
+  odometer_seek(s.row_rank, first, index, extent, move);
   for (std::int64_t r = 0; r < count; ++r) {
     offsets[r] = offset;
-    for (int i = 0; i < s.row_rank; ++i) {
-      offset += s.row_loops[i].in_stride;
-      if (++index[i] < s.row_loops[i].extent) break;
-      offset -= s.row_loops[i].in_stride * s.row_loops[i].extent;
-      index[i] = 0;
-    }
+    odometer_step(s.row_rank, index, extent, move);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "einops/detail/kernels.hpp"
 #include "einops/threads.hpp"
 #include "parallel.hpp"
+#include "../odometer.hpp"
 #include "reduce_ops.hpp"
 #include "reduce_schedule.hpp"
 
@@ -50,26 +51,34 @@ void for_each_reduced_run(const T* base, const Loop* loops, int rank, Run&& run)
   } while (runs.next());
 }
 
-/// Moves an odometer over output loops `loops[0..rank)` (outermost first) on by `count` steps of
-/// its innermost loop, which `count` never carries past; at that loop's end the outer loops carry.
-/// `in_offset` and `out_offset` follow the index.
+/// Sets `index` and the offsets to output position `position` of `loops[0..rank)` (outermost
+/// first; a division per loop: once per task).
+void seek_outputs(const Loop* loops, int rank, std::int64_t position, std::int64_t* index, std::int64_t& in_offset,
+                  std::int64_t& out_offset) {
+  in_offset = out_offset = 0;
+  odometer_seek(
+      rank, position, index, [loops](int d) { return loops[d].extent; },
+      [&](int d, std::int64_t steps) {
+        in_offset += steps * loops[d].in_stride;
+        out_offset += steps * loops[d].out_stride;
+      });
+}
+
+/// Moves the odometer over output loops `loops[0..rank)` on by `count` steps of its innermost
+/// loop, which `count` never carries past; at that loop's end the outer loops carry.
 void advance_outputs(const Loop* loops, int rank, std::int64_t count, std::int64_t* index, std::int64_t& in_offset,
                      std::int64_t& out_offset) {
-  const Loop& innermost = loops[rank - 1];
-  in_offset += count * innermost.in_stride;
-  out_offset += count * innermost.out_stride;
-  if ((index[rank - 1] += count) < innermost.extent) return;
-  in_offset -= innermost.in_stride * innermost.extent;
-  out_offset -= innermost.out_stride * innermost.extent;
-  index[rank - 1] = 0;
-  for (int d = rank - 2; d >= 0; --d) {
-    in_offset += loops[d].in_stride;
-    out_offset += loops[d].out_stride;
-    if (++index[d] < loops[d].extent) return;
-    in_offset -= loops[d].in_stride * loops[d].extent;
-    out_offset -= loops[d].out_stride * loops[d].extent;
-    index[d] = 0;
-  }
+  const auto extent = [loops](int d) { return loops[d].extent; };
+  const auto move = [&](int d, std::int64_t steps) {
+    in_offset += steps * loops[d].in_stride;
+    out_offset += steps * loops[d].out_stride;
+  };
+  const int innermost = rank - 1;
+  move(innermost, count);
+  if ((index[innermost] += count) < extent(innermost)) return;
+  move(innermost, -extent(innermost));
+  index[innermost] = 0;
+  odometer_step(innermost, index, extent, move);
 }
 
 /// The scalar path: one output over all reduced loops (outermost first), in order.
@@ -157,14 +166,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   // Input and output offsets of a row (division per loop: once per chunk or task).
   const auto row_offsets = [&](std::int64_t row, std::int64_t* index, std::int64_t& in_offset,
                                std::int64_t& out_offset) {
-    in_offset = out_offset = 0;
-    for (int d = row_loops - 1; d >= 0; --d) {
-      const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-      index[d] = row % loop.extent;
-      row /= loop.extent;
-      in_offset += index[d] * loop.in_stride;
-      out_offset += index[d] * loop.out_stride;
-    }
+    seek_outputs(s.out_loops.data(), row_loops, row, index, in_offset, out_offset);
   };
   // Accumulates `count` outputs, `stride` elements apart from `base`, over `loops` into `target`.
   const auto reduce_outputs = [&](const T* base, std::int64_t stride, const Loop* loops, std::int64_t count,
@@ -233,7 +235,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     parallel_for(rows * lane_chunks, 1, use_threads, [&](std::int64_t begin, std::int64_t end) {
       const std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(s.lane_chunk)]);
       for (std::int64_t task = begin; task < end; ++task) {
-        std::int64_t index[kMaxRank] = {};
+        std::int64_t index[kMaxRank];  // set by the seek
         std::int64_t in_offset = 0, out_offset = 0;
         row_offsets(task / lane_chunks, index, in_offset, out_offset);
         const std::int64_t first = task % lane_chunks * s.lane_chunk;
@@ -249,7 +251,7 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
     const Loop innermost = row_loops > 0 ? s.out_loops[static_cast<std::size_t>(row_loops - 1)] : Loop{1, 0, 0};
     parallel_for(rows, s.output_chunk, use_threads, [&](std::int64_t begin, std::int64_t end) {
       Acc partial[kOutputBatch];
-      std::int64_t index[kMaxRank] = {};
+      std::int64_t index[kMaxRank];  // set by the seek
       std::int64_t in_offset = 0, out_offset = 0;
       row_offsets(begin, index, in_offset, out_offset);
       for (std::int64_t row = begin; row < end;) {
@@ -268,14 +270,14 @@ void run_reduce(const ReduceSchedule& s, const T* in, void* out_raw) {
   const std::unique_ptr<Acc[]> partial(new Acc[static_cast<std::size_t>(rows * s.pieces)]);
   parallel_for(rows * s.pieces, 1, use_threads, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t task = begin; task < end; ++task) {
-      std::int64_t index[kMaxRank] = {};
+      std::int64_t index[kMaxRank];  // set by the seek
       std::int64_t in_offset = 0, out_offset = 0;
       row_offsets(task / s.pieces, index, in_offset, out_offset);
       reduce_piece(in_offset, task % s.pieces, 0, 1, partial.get() + task);
     }
   });
   for (std::int64_t row = 0; row < rows; ++row) {
-    std::int64_t index[kMaxRank] = {};
+    std::int64_t index[kMaxRank];  // set by the seek
     std::int64_t in_offset = 0, out_offset = 0;
     row_offsets(row, index, in_offset, out_offset);
     finish(partial.get() + row * s.pieces, 1, in_offset, out_offset, 0, 1, lanes);
@@ -368,15 +370,9 @@ void run_windows(const ReduceSchedule& s, const T* in, typename ReduceOp<R, T>::
       const std::int64_t x0 = pieces > 1 ? task % pieces * piece : 0;
       const std::int64_t width = std::min(piece, pixels - x0);
       // The offsets of the first line (a division per loop), then an odometer.
-      std::int64_t index[kMaxRank] = {};
+      std::int64_t index[kMaxRank];  // set by the seek
       std::int64_t in_offset = 0, out_offset = 0;
-      for (std::int64_t rest = first_line, d = line_rank - 1; d >= 0; --d) {
-        const Loop& loop = s.out_loops[static_cast<std::size_t>(d)];
-        index[d] = rest % loop.extent;
-        rest /= loop.extent;
-        in_offset += index[d] * loop.in_stride;
-        out_offset += index[d] * loop.out_stride;
-      }
+      seek_outputs(s.out_loops.data(), line_rank, first_line, index, in_offset, out_offset);
       for (std::int64_t line = first_line; line < last_line;) {
         const std::int64_t along = line_rank > 0 ? innermost.extent - index[line_rank - 1] : 1;
         const std::int64_t count = std::min({lines_per_call, last_line - line, along});

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "copy_schedule.hpp"
+#include "../odometer.hpp"
 #include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
 #include "einops/reduction.hpp"
@@ -82,13 +83,9 @@ struct FloatReduceCall {
 struct ReducedSteps {
   ReducedSteps(const Loop* loops_, int rank_) : loops(loops_), rank(rank_) { std::fill_n(index, rank, 0); }
   bool next() {
-    for (int d = rank - 1; d >= 0; --d) {
-      offset += loops[d].in_stride;
-      if (++index[d] < loops[d].extent) return true;
-      offset -= loops[d].in_stride * loops[d].extent;
-      index[d] = 0;
-    }
-    return false;
+    return odometer_step(
+        rank, index, [this](int d) { return loops[d].extent; },
+        [this](int d, std::int64_t steps) { offset += steps * loops[d].in_stride; });
   }
   const Loop* loops;
   int rank;

@@ -15,6 +15,7 @@
 #include "copy_schedule.hpp"
 #include "element_words.hpp"
 #include "parallel.hpp"
+#include "../odometer.hpp"
 
 #include "hwy_config.hpp"
 #undef HWY_TARGET_INCLUDE
@@ -221,16 +222,15 @@ void ExecuteShortAxis(const CopySchedule& s, const Word* in, Word* out) {
 
   parallel_for(s.items, s.chunk_items, 2 * bytes >= kShortAxisParallelMinBytes,
                [&](std::int64_t begin, std::int64_t end) {
-                 std::int64_t index[kMaxRank] = {};
+                 std::int64_t index[kMaxRank];  // set by the seek
                  std::int64_t in_offset = 0, out_offset = 0;
-                 std::int64_t rest = begin / blocks;
+                 const auto extent = [&](int i) { return s.outer[i].extent; };
+                 const auto move = [&](int i, std::int64_t steps) {
+                   in_offset += steps * s.outer[i].in_stride;
+                   out_offset += steps * s.outer[i].out_stride;
+                 };
+                 odometer_seek(s.outer_rank, begin / blocks, index, extent, move);
                  std::int64_t b = begin % blocks;
-                 for (int i = s.outer_rank - 1; i >= 0; --i) {
-                   index[i] = rest % s.outer[i].extent;
-                   rest /= s.outer[i].extent;
-                   in_offset += index[i] * s.outer[i].in_stride;
-                   out_offset += index[i] * s.outer[i].out_stride;
-                 }
                  for (std::int64_t item = begin; item < end; ++item) {
                    const std::int64_t p0 = b * block;
                    const std::int64_t n = std::min(block, pixels - p0);
@@ -245,14 +245,7 @@ void ExecuteShortAxis(const CopySchedule& s, const Word* in, Word* out) {
                    }
                    if (++b < blocks) continue;
                    b = 0;
-                   for (int i = s.outer_rank - 1; i >= 0; --i) {  // the odometer
-                     in_offset += s.outer[i].in_stride;
-                     out_offset += s.outer[i].out_stride;
-                     if (++index[i] < s.outer[i].extent) break;
-                     in_offset -= s.outer[i].in_stride * s.outer[i].extent;
-                     out_offset -= s.outer[i].out_stride * s.outer[i].extent;
-                     index[i] = 0;
-                   }
+                   odometer_step(s.outer_rank, index, extent, move);
                  }
                  if (s.stream) hwy::FlushStream();
                });

@@ -26,12 +26,38 @@
 #include "kernels/parallel.hpp"
 #include "kernels/reduce_ops.hpp"
 #include "kernels/reduce_schedule.hpp"
+#include "odometer.hpp"
 
 namespace {
 
 using einops::DType;
 using einops::Reduction;
 using einops::detail::Walk;
+
+TEST(Odometer, StepsAndSeeksInRowMajorOrder) {
+  // Extents [2, 3, 4]; one offset with strides [1, 8, 100] (any layout): every position is
+  // reached in row-major order, a seek lands where the steps do, and the last step wraps to 0.
+  const std::int64_t extent[] = {2, 3, 4};
+  const std::int64_t stride[] = {1, 8, 100};
+  std::int64_t offset = 0;
+  const auto extent_of = [&](int d) { return extent[d]; };
+  const auto move = [&](int d, std::int64_t steps) { offset += steps * stride[d]; };
+  std::int64_t index[3];
+  einops::detail::odometer_seek(3, 0, index, extent_of, move);
+  for (std::int64_t position = 0; position < 24; ++position) {
+    const std::int64_t i = position / 12, j = position / 4 % 3, k = position % 4;
+    EXPECT_EQ(offset, i * 1 + j * 8 + k * 100) << position;
+    std::int64_t seek_index[3];
+    std::int64_t seek_offset = 0;
+    einops::detail::odometer_seek(3, position, seek_index, extent_of,
+                                  [&](int d, std::int64_t steps) { seek_offset += steps * stride[d]; });
+    EXPECT_EQ(seek_offset, offset) << position;
+    EXPECT_EQ((std::vector<std::int64_t>(seek_index, seek_index + 3)), (std::vector<std::int64_t>(index, index + 3)));
+    EXPECT_EQ(einops::detail::odometer_step(3, index, extent_of, move), position != 23) << position;
+  }
+  EXPECT_EQ(offset, 0);
+  EXPECT_FALSE(einops::detail::odometer_step(0, index, extent_of, move));  // rank 0: one position
+}
 
 /// Runs the test body once per SIMD target (restoring automatic dispatch afterwards).
 class EveryTarget : public ::testing::TestWithParam<std::string> {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <einops/einops.hpp>
@@ -91,6 +92,19 @@ TEST(TensorView, ZeroStridesBroadcast) {
   EXPECT_EQ(rows.to_vector(), (std::vector<int>{7, 8, 9, 7, 8, 9}));
   const TensorView<const int> all_same(row + 1, {2, 2}, {0, 0});
   EXPECT_EQ(all_same.to_vector(), (std::vector<int>{8, 8, 8, 8}));
+}
+
+TEST(TensorView, ToVectorOfManyDimensionsAndBooleans) {
+  // Unit dimensions beyond the kernels' rank limit move nothing: such a view is read too.
+  std::vector<int> buffer(6);
+  for (int i = 0; i < 6; ++i) buffer[static_cast<std::size_t>(i)] = i;
+  Shape shape(70, 1), strides(70, 1);
+  shape[10] = 3, strides[10] = 1;  // read transposed: [3, 2] of the [2, 3] buffer
+  shape[60] = 2, strides[60] = 3;
+  EXPECT_EQ(TensorView<int>(buffer.data(), shape, strides).to_vector(), (std::vector<int>{0, 3, 1, 4, 2, 5}));
+  const bool flags[4] = {true, false, false, true};
+  EXPECT_EQ(TensorView<const bool>(flags, {2, 2}, {1, 2}).to_vector(), (std::vector<bool>{true, false, false, true}));
+  EXPECT_EQ(TensorView<const bool>(flags + 3, {4}, {-1}).to_vector(), (std::vector<bool>{true, false, false, true}));
 }
 
 TEST(TensorView, ContiguityIgnoresUnitDimensions) {

@@ -6,6 +6,10 @@
 //
 //   extent(d) -> std::int64_t     the length of dimension d
 //   move(d, steps)                add `steps` times dimension d's stride to every offset
+//
+// The step and the seek are always inlined: a kernel compiled for an instruction set (Highway's
+// target attributes) does not inline a plain function otherwise, and the reduction kernels step
+// once per reduced run.
 #pragma once
 
 #include <array>
@@ -18,7 +22,7 @@ namespace einops::detail {
 /// Advances `index` by one position, carrying into slower dimensions, and the offsets with it.
 /// Returns false after the last position, with `index` and the offsets back at the first.
 template <class Extent, class Move>
-inline bool odometer_step(int rank, std::int64_t* index, Extent&& extent, Move&& move) {
+[[gnu::always_inline]] inline bool odometer_step(int rank, std::int64_t* index, Extent&& extent, Move&& move) {
   for (int d = rank - 1; d >= 0; --d) {
     move(d, std::int64_t{1});
     if (++index[d] < extent(d)) return true;
@@ -32,7 +36,7 @@ inline bool odometer_step(int rank, std::int64_t* index, Extent&& extent, Move&&
 /// the rest is 0; `index` need not be initialised) and moves the offsets there from the first
 /// position.
 template <class Extent, class Move>
-inline void odometer_seek(int rank, std::int64_t position, std::int64_t* index, Extent&& extent, Move&& move) {
+[[gnu::always_inline]] inline void odometer_seek(int rank, std::int64_t position, std::int64_t* index, Extent&& extent, Move&& move) {
   for (int d = rank - 1; d >= 0; --d) {
     if (position == 0) {
       index[d] = 0;

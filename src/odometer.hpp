@@ -36,7 +36,8 @@ template <class Extent, class Move>
 /// the rest is 0; `index` need not be initialised) and moves the offsets there from the first
 /// position.
 template <class Extent, class Move>
-[[gnu::always_inline]] inline void odometer_seek(int rank, std::int64_t position, std::int64_t* index, Extent&& extent, Move&& move) {
+[[gnu::always_inline]] inline void odometer_seek(int rank, std::int64_t position, std::int64_t* index, Extent&& extent,
+                                                 Move&& move) {
   for (int d = rank - 1; d >= 0; --d) {
     if (position == 0) {
       index[d] = 0;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "einops/detail/plan_kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/limits.hpp"
 #include "call_context.hpp"

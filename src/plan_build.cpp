@@ -330,6 +330,8 @@ AxisLengths::AxisLengths(std::initializer_list<std::pair<std::string_view, std::
   for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
 }
 
+void AxisLengths::add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
+
 std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern) {
   if (const ReductionTraits* known = find_reduction(name)) return known->reduction;
   if (name == "rearrange" || name == "repeat") return std::nullopt;

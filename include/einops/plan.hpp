@@ -48,7 +48,7 @@ class AxisLengths {
     for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
   }
 
-  void add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
+  EINOPS_API void add(std::string_view name, std::int64_t length);
   std::span<const Entry> entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }

@@ -238,10 +238,9 @@ struct ExpressionBuilder {
     if (open_group != nullptr) {
       bracket.axes.push_back(static_cast<Axis&&>(axis));
     } else {
-      Group group{};
+      Group& group = expression.groups.emplace_back();
       group.position = axis.position;
       group.axes.push_back(static_cast<Axis&&>(axis));
-      expression.groups.push_back(static_cast<Group&&>(group));
     }
   }
 
@@ -301,6 +300,11 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
     return result;
   }
   ExpressionBuilder builder{text, offset, options};
+  // Room for every group at once (each takes a character and a separator, and the axis limit
+  // bounds their number), so that none is moved while the expression grows: constant evaluation
+  // of a literal pays for each move.
+  const std::size_t most_groups = text.size() / 2 + 1;
+  builder.expression.groups.reserve(most_groups < kMaxPatternAxes + 1 ? most_groups : kMaxPatternAxes + 1);
   std::size_t token_begin = std::string_view::npos;
   std::size_t bracket_begin = 0;
   std::size_t bracket_axis_count = 0;  // axes counted when the open bracket was seen

@@ -47,10 +47,15 @@ struct Expression {
   bool has_non_unitary_anonymous = false;
 
   /// True when `name` is a named axis of this expression (ellipsis and anonymous axes never match).
+  /// Walked with pointers: constant evaluation of a literal pays for every iterator call, and the
+  /// parser and the checks call this for every axis.
   constexpr bool contains(std::string_view name) const {
-    for (const Group& group : groups)
-      for (const Axis& axis : group.axes)
-        if (axis.kind == AxisKind::named && axis.name == name) return true;
+    const Group* group = groups.data();
+    for (const Group* groups_end = group + groups.size(); group != groups_end; ++group) {
+      const Axis* axis = group->axes.data();
+      for (const Axis* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
+        if (axis->kind == AxisKind::named && axis->name.view() == name) return true;
+    }
     return false;
   }
   constexpr bool operator==(const Expression&) const = default;

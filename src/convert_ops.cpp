@@ -10,6 +10,7 @@
 
 #include "call_context.hpp"
 #include "einops/detail/kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "kernels/buffer_cache.hpp"
 #include "kernels/convert.hpp"
 

@@ -83,6 +83,16 @@ std::string error_header(std::string_view operation, std::string_view pattern) {
          printable(pattern) + "\".";
 }
 
+void throw_dtype_mismatch(DType held, DType wanted) {
+  throw EinopsError("AnyTensor::as: tensor holds " + std::string(dtype_name(held)) + ", not " +
+                    std::string(dtype_name(wanted)));
+}
+
+void throw_view_rank_mismatch(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides) {
+  throw EinopsError("TensorView: shape " + format_shape(shape) + " and strides " + format_shape(strides) +
+                    " have different ranks");
+}
+
 void throw_call_error(std::string_view operation, std::string_view pattern, std::string_view inputs_line,
                       std::string_view reason) {
   std::string message = error_header(operation, pattern) + "\n ";

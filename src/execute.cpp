@@ -8,6 +8,7 @@
 
 #include "einops/detail/kernels.hpp"
 #include "einops/detail/plan_kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "call_context.hpp"
 #include "kernels/buffer_cache.hpp"
 #include "kernels/element_words.hpp"

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "einops/detail/max_rank.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/error.hpp"
 #include "einops/tensor.hpp"

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "einops/detail/plan_kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "einops/detail/platform.hpp"
 #include "einops/limits.hpp"
 #include "call_context.hpp"
@@ -328,6 +329,8 @@ AxisLengths::AxisLengths(std::initializer_list<std::pair<std::string_view, std::
   entries_.reserve(entries.size());
   for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
 }
+
+void AxisLengths::add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
 
 std::optional<Reduction> parse_reduction(std::string_view name, std::string_view pattern) {
   if (const ReductionTraits* known = find_reduction(name)) return known->reduction;

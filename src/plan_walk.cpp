@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "einops/detail/platform.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "einops/plan.hpp"
 
 namespace einops::detail {

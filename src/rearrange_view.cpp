@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "einops/detail/plan_walk.hpp"
 #include "call_context.hpp"
 
 namespace einops::detail {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "einops/detail/kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include "einops/detail/platform.hpp"
 #include "text_table.hpp"
 

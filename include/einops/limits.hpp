@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
-#include "einops/detail/walk.hpp"
+#include "einops/detail/max_rank.hpp"
 #include "einops/export.hpp"
-#include "einops/pattern.hpp"
+#include "einops/pattern_error.hpp"
 
 namespace einops {
 

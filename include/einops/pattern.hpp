@@ -47,10 +47,15 @@ struct Expression {
   bool has_non_unitary_anonymous = false;
 
   /// True when `name` is a named axis of this expression (ellipsis and anonymous axes never match).
+  /// Walked with pointers: constant evaluation of a literal pays for every iterator call, and the
+  /// parser and the checks call this for every axis.
   constexpr bool contains(std::string_view name) const {
-    for (const Group& group : groups)
-      for (const Axis& axis : group.axes)
-        if (axis.kind == AxisKind::named && axis.name == name) return true;
+    const Group* group = groups.data();
+    for (const Group* groups_end = group + groups.size(); group != groups_end; ++group) {
+      const Axis* axis = group->axes.data();
+      for (const Axis* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
+        if (axis->kind == AxisKind::named && axis->name.view() == name) return true;
+    }
     return false;
   }
   constexpr bool operator==(const Expression&) const = default;
@@ -238,10 +243,9 @@ struct ExpressionBuilder {
     if (open_group != nullptr) {
       bracket.axes.push_back(static_cast<Axis&&>(axis));
     } else {
-      Group group{};
+      Group& group = expression.groups.emplace_back();
       group.position = axis.position;
       group.axes.push_back(static_cast<Axis&&>(axis));
-      expression.groups.push_back(static_cast<Group&&>(group));
     }
   }
 
@@ -301,6 +305,11 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
     return result;
   }
   ExpressionBuilder builder{text, offset, options};
+  // Room for every group at once (each takes a character and a separator, and the axis limit
+  // bounds their number), so that none is moved while the expression grows: constant evaluation
+  // of a literal pays for each move.
+  const std::size_t most_groups = text.size() / 2 + 1;
+  builder.expression.groups.reserve(most_groups < kMaxPatternAxes + 1 ? most_groups : kMaxPatternAxes + 1);
   std::size_t token_begin = std::string_view::npos;
   std::size_t bracket_begin = 0;
   std::size_t bracket_axis_count = 0;  // axes counted when the open bracket was seen

@@ -105,10 +105,19 @@ constexpr fixed_string<reason_size<Kind>()> reason_literal() {
   return fixed_string_of<reason_size<Kind>()>(reason_text(Kind));
 }
 
-/// Calls invalid_pattern<"reason of kind">() for the kind of `error`: the reason text comes from
-/// the one table the run-time messages use.
-template <std::size_t... Index>
-constexpr void report_pattern_error(PatternErrorKind kind, std::index_sequence<Index...>) {
+/// Always void, but named through the call's facts: a call written with it is dependent, so the
+/// dispatch over every kind below is instantiated by a translation unit that checks a literal,
+/// not by every one that includes this header (Clang instantiates a constexpr function template
+/// as soon as a template names it non-dependently).
+template <class... Facts>
+struct lazy_void {
+  using type = void;
+};
+
+/// Calls invalid_pattern<"reason of kind">() for `kind`: the reason text comes from the one table
+/// the run-time messages use.
+template <class Lazy, std::size_t... Index>
+constexpr void report_pattern_kind(PatternErrorKind kind, std::index_sequence<Index...>) {
   ((kind == static_cast<PatternErrorKind>(Index)
         ? invalid_pattern<reason_literal<static_cast<PatternErrorKind>(Index)>()>()
         : void()),
@@ -116,12 +125,17 @@ constexpr void report_pattern_error(PatternErrorKind kind, std::index_sequence<I
 }
 /// One more frame whose argument is the reason: Clang's diagnostics abbreviate a long string
 /// template argument (invalid_pattern's) but print a call's string argument whole, in the note
-/// "in call to 'pattern_is_invalid(..., &"reason"[0])'".
+/// "in call to 'pattern_is_invalid<void>(..., &"reason"[0])'".
+template <class Lazy>
 constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const char* reason) {
-  report_pattern_error(
+  report_pattern_kind<Lazy>(
       kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
 }
-constexpr void report_pattern_error(PatternErrorKind kind) { pattern_is_invalid(kind, reason_text(kind)); }
+/// The compile error of a literal's fault `kind`; called as report_pattern_error<Facts...>(kind).
+template <class... Facts>
+constexpr void report_pattern_error(PatternErrorKind kind) {
+  pattern_is_invalid<typename lazy_void<Facts...>::type>(kind, reason_text(kind));
+}
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
 
@@ -296,10 +310,11 @@ struct arrow_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
     const ParseResult<ArrowPattern> result = parse_arrow_pattern(text);
-    if (!result.ok()) detail::report_pattern_error(result.error.kind);
-    if (const PatternError error = check_arrow_pattern(result.value, Op)) detail::report_pattern_error(error.kind);
+    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+    if (const PatternError error = check_arrow_pattern(result.value, Op))
+      detail::report_pattern_error<Facts...>(error.kind);
     if (const PatternError error = detail::check_facts<Facts...>(result.value, Op))
-      detail::report_pattern_error(error.kind);
+      detail::report_pattern_error<Facts...>(error.kind);
     detail::check_affine_facts<Facts...>(result.value);
     if constexpr (CarryParsed) parsed.record(result.value);
   }
@@ -311,7 +326,7 @@ struct pack_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form&) {
     const ParseResult<PackPattern> result = parse_pack_pattern(text);
-    if (!result.ok()) detail::report_pattern_error(result.error.kind);
+    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
   }
 };
 
@@ -321,8 +336,9 @@ struct shape_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form&) {
     const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
-    if (!result.ok()) detail::report_pattern_error(result.error.kind);
-    if (const PatternError error = check_parse_shape_pattern(result.value)) detail::report_pattern_error(error.kind);
+    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+    if (const PatternError error = check_parse_shape_pattern(result.value))
+      detail::report_pattern_error<Facts...>(error.kind);
   }
 };
 
@@ -333,10 +349,11 @@ struct check_shape_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form&) {
     const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
-    if (!result.ok()) detail::report_pattern_error(result.error.kind);
-    if (const PatternError error = check_shape_expression(result.value)) detail::report_pattern_error(error.kind);
+    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+    if (const PatternError error = check_shape_expression(result.value))
+      detail::report_pattern_error<Facts...>(error.kind);
     if (const PatternError error = detail::check_shape_facts<Facts...>(result.value))
-      detail::report_pattern_error(error.kind);
+      detail::report_pattern_error<Facts...>(error.kind);
   }
 };
 
@@ -348,8 +365,9 @@ struct einsum_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text, parsed_form&) {
     const ParseResult<EinsumPattern> result = parse_einsum_pattern(text);
-    if (!result.ok()) detail::report_pattern_error(result.error.kind);
-    if (const PatternError error = check_einsum_pattern(result.value)) detail::report_pattern_error(error.kind);
+    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+    if (const PatternError error = check_einsum_pattern(result.value))
+      detail::report_pattern_error<Facts...>(error.kind);
     if (Operands != 0 && result.value.inputs.size() != Operands)
       invalid_pattern<"The number of operands in the pattern differs from the number of tensors given">();
   }

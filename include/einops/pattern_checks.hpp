@@ -39,10 +39,14 @@ constexpr bool appears_in(const Axis& axis, const Expression& side) {
 }
 
 /// The first axis of `side` that is missing from `other` (anonymous axes always are), or null.
+/// Walked with pointers, as Expression::contains is, for a literal's constant evaluation.
 constexpr const Axis* first_missing(const Expression& side, const Expression& other) {
-  for (const Group& group : side.groups)
-    for (const Axis& axis : group.axes)
-      if (!appears_in(axis, other)) return &axis;
+  const Group* group = side.groups.data();
+  for (const Group* groups_end = group + side.groups.size(); group != groups_end; ++group) {
+    const Axis* axis = group->axes.data();
+    for (const Axis* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
+      if (!appears_in(*axis, other)) return axis;
+  }
   return nullptr;
 }
 
@@ -59,9 +63,12 @@ constexpr void for_each_missing(const Expression& side, const Expression& other,
 }
 
 constexpr const Axis* first_of_kind(const Expression& side, AxisKind kind) {
-  for (const Group& group : side.groups)
-    for (const Axis& axis : group.axes)
-      if (axis.kind == kind) return &axis;
+  const Group* group = side.groups.data();
+  for (const Group* groups_end = group + side.groups.size(); group != groups_end; ++group) {
+    const Axis* axis = group->axes.data();
+    for (const Axis* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
+      if (axis->kind == kind) return axis;
+  }
   return nullptr;
 }
 

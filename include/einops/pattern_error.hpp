@@ -51,7 +51,7 @@ enum class PatternErrorKind : std::uint8_t {
   einsum_anonymous,
   einsum_unknown_output_axis,
   einsum_too_many_axes,
-  einsum_too_many_operands,  // keep last: detail::report_pattern_error (pattern_arg.hpp) covers kinds up to here
+  einsum_too_many_operands,  // keep last: detail::pattern_is_invalid (pattern_arg.hpp) covers kinds up to here
 };
 
 /// A syntax error: a static reason and where in the pattern it is (byte offsets).

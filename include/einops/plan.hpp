@@ -5,7 +5,6 @@
 // repeated call does no parsing and allocates nothing for its plan.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -17,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "einops/detail/walk.hpp"
 #include "einops/dtype.hpp"
 #include "einops/reduction.hpp"
 #include "einops/export.hpp"
@@ -50,7 +48,7 @@ class AxisLengths {
     for (const auto& [name, length] : entries) entries_.emplace_back(std::string(name), length);
   }
 
-  void add(std::string_view name, std::int64_t length) { entries_.emplace_back(std::string(name), length); }
+  EINOPS_API void add(std::string_view name, std::int64_t length);
   std::span<const Entry> entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
@@ -119,30 +117,6 @@ namespace detail {
 EINOPS_API const Plan& borrow_plan(Operation operation, const std::optional<std::string_view>& reduction,
                                    const PatternRef& pattern, std::span<const std::int64_t> shape,
                                    const AxisLengths& lengths);
-
-/// The walk of `plan` for an input with the given strides (in elements) into an output with the
-/// given strides, with adjacent axes merged. No heap allocation.
-EINOPS_API Walk make_walk(const Plan& plan, std::span<const std::int64_t> input_strides,
-                          std::span<const std::int64_t> output_strides);
-
-/// The stride (in elements) of each input axis of `plan` for an input with `input_strides`.
-EINOPS_API std::array<std::int64_t, kMaxRank> input_axis_strides(const Plan& plan,
-                                                                 std::span<const std::int64_t> input_strides);
-/// The stride (in elements) of each output axis of `plan` for an output with `output_strides`.
-EINOPS_API std::array<std::int64_t, kMaxRank> output_axis_strides(const Plan& plan,
-                                                                  std::span<const std::int64_t> output_strides);
-
-/// Two output axes of a plan (indices into output_axis_names) that one output dimension merges
-/// but whose strides in the input do not continue each other: the reason a view is impossible.
-struct ViewConflict {
-  int outer = -1;
-  int inner = -1;
-};
-
-/// Strides of the output when it can be a view of an input with `input_strides`, else nullopt
-/// (then `conflict`, when given, names the axes that cannot be merged).
-EINOPS_API std::optional<Shape> view_strides(const Plan& plan, std::span<const std::int64_t> input_strides,
-                                             ViewConflict* conflict = nullptr);
 
 /// Entries and capacity of the plan cache (for tests and diagnostics).
 EINOPS_API std::size_t plan_cache_size();

@@ -66,6 +66,13 @@ EINOPS_API std::string allocation_problem(std::span<const std::int64_t> shape, s
 /// allocation_problem) instead of allocating too much.
 EINOPS_API std::int64_t checked_allocation_count(std::span<const std::int64_t> shape, std::size_t element_size);
 
+/// Throws the EinopsError of AnyTensor::as<T> on a tensor of another dtype (out of line: the
+/// message is built in the library, not in every caller).
+[[noreturn]] EINOPS_API void throw_dtype_mismatch(DType held, DType wanted);
+/// Throws the EinopsError of a TensorView given shape and strides of different ranks.
+[[noreturn]] EINOPS_API void throw_view_rank_mismatch(std::span<const std::int64_t> shape,
+                                                      std::span<const std::int64_t> strides);
+
 /// Throws EinopsError when some element of a view (shape, strides in elements) lies further
 /// from its first element than a byte offset can express: kernels may then add offsets freely.
 EINOPS_API void check_view_extent(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
@@ -104,9 +111,7 @@ class TensorView {
   /// Any strides (in elements), including negative and zero.
   TensorView(T* data, Shape shape, Shape strides)
       : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
-    if (shape_.size() != strides_.size())
-      throw EinopsError("TensorView: shape " + detail::format_shape(shape_) + " and strides " +
-                        detail::format_shape(strides_) + " have different ranks");
+    if (shape_.size() != strides_.size()) detail::throw_view_rank_mismatch(shape_, strides_);
     detail::check_view_extent(shape_, strides_, sizeof(T));
   }
   /// A read-only view of a mutable one.
@@ -269,9 +274,7 @@ class AnyTensor {
   /// The same tensor, typed; throws EinopsError when T is not its dtype.
   template <Element T>
   Tensor<T> as() const {
-    if (dtype_v<T> != dtype_)
-      throw EinopsError("AnyTensor::as: tensor holds " + std::string(dtype_name(dtype_)) + ", not " +
-                        std::string(dtype_name(dtype_v<T>)));
+    if (dtype_v<T> != dtype_) detail::throw_dtype_mismatch(dtype_, dtype_v<T>);
     return Tensor<T>(storage_, static_cast<T*>(data_), shape_, strides_);
   }
   template <Element T>

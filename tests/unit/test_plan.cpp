@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "einops/detail/plan_kernels.hpp"
+#include "einops/detail/plan_walk.hpp"
 #include <einops/detail/kernels.hpp>
 #include <einops/einops.hpp>
 

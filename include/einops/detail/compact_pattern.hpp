@@ -3,8 +3,11 @@
 //
 // It travels by value inside the pattern argument of every call, so it is kept to 4-byte tokens
 // that reference the literal's text: an axis token that is a group of its own carries a flag
-// instead of a group token of its own. A pattern that does not fit (more than kCapacity tokens,
-// offsets past 64 KiB, names over 255 bytes) leaves the form empty and takes the run-time path.
+// instead of a group token of its own. Each token is one 32-bit word rather than a struct: the
+// compiler writes the constant at every call site, one store per scalar member before it merges
+// them, and its dead-store pass is quadratic in those stores over a function with many calls.
+// A pattern that does not fit (more than kCapacity tokens, offsets past 64 KiB, names over 255
+// bytes) leaves the form empty and takes the run-time path.
 #pragma once
 
 #include <array>
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "einops/export.hpp"
 #include "einops/pattern.hpp"
 
 namespace einops::detail {
@@ -28,52 +32,13 @@ class CompactPattern {
     if (!fits_) count_ = 0;
     // Unused tokens get a non-zero filler: GCC writes a mostly-zero constant with `rep stos`,
     // whose start-up cost (~30 cycles) was a tenth of a tiny call; a filler becomes plain stores.
-    for (std::size_t i = count_; i < kCapacity; ++i) tokens_[i] = Token{0xFFFF, 0xFF, 0xFF};
+    for (std::size_t i = count_; i < kCapacity; ++i) tokens_[i] = 0xFFFFFFFF;
   }
 
   constexpr bool fits() const { return fits_; }
 
   /// The ArrowPattern this form was recorded from; `text` must be the same text.
-  ArrowPattern expand(std::string_view text) const {
-    ArrowPattern pattern;
-    pattern.arrow_position = 0;
-    Expression* side = &pattern.left;
-    Group* group = nullptr;
-    for (std::size_t i = 0; i < count_; ++i) {
-      const Token& token = tokens_[i];
-      const auto kind = static_cast<Kind>(token.kind & kKindMask);
-      if (kind == Kind::side_break) {
-        pattern.arrow_position = token.offset;
-        side = &pattern.right;
-        group = nullptr;
-        continue;
-      }
-      if (kind == Kind::bracket || kind == Kind::unit_group || (token.kind & kOwnGroup) != 0) {
-        group = &side->groups.emplace_back();
-        group->parenthesized = kind == Kind::bracket;
-        group->position = token.offset;
-        if (kind == Kind::bracket || kind == Kind::unit_group) continue;
-      }
-      const std::string_view piece = text.substr(token.offset, token.length);
-      switch (kind) {
-        case Kind::named: group->axes.push_back(Axis{AxisKind::named, AxisName(piece), 0, token.offset}); break;
-        case Kind::anonymous: {
-          std::int64_t value = 0;
-          for (char c : piece) value = value * 10 + (c - '0');
-          side->has_non_unitary_anonymous = true;
-          group->axes.push_back(Axis{AxisKind::anonymous, AxisName(piece), value, token.offset});
-          break;
-        }
-        case Kind::ellipsis:
-          side->has_ellipsis = true;
-          side->ellipsis_parenthesized = group->parenthesized;
-          group->axes.push_back(Axis{AxisKind::ellipsis, AxisName("..."), 0, token.offset});
-          break;
-        default: break;
-      }
-    }
-    return pattern;
-  }
+  EINOPS_API ArrowPattern expand(std::string_view text) const;
 
  private:
   enum class Kind : std::uint8_t { side_break, bracket, unit_group, named, anonymous, ellipsis };
@@ -84,11 +49,15 @@ class CompactPattern {
     std::uint8_t length;
     std::uint8_t kind;  // a Kind, | kOwnGroup
   };
+  static constexpr Token unpack(std::uint32_t word) {
+    return Token{static_cast<std::uint16_t>(word & 0xFFFF), static_cast<std::uint8_t>((word >> 16) & 0xFF),
+                 static_cast<std::uint8_t>(word >> 24)};
+  }
 
   constexpr bool push(Kind kind, std::size_t offset, std::size_t length, bool own_group = false) {
     if (count_ == kCapacity || offset > 0xFFFF || length > 0xFF) return false;
-    tokens_[count_++] = Token{static_cast<std::uint16_t>(offset), static_cast<std::uint8_t>(length),
-                              static_cast<std::uint8_t>(static_cast<std::uint8_t>(kind) | (own_group ? kOwnGroup : 0))};
+    tokens_[count_++] = static_cast<std::uint32_t>(offset) | static_cast<std::uint32_t>(length) << 16 |
+                        static_cast<std::uint32_t>(static_cast<std::uint8_t>(kind) | (own_group ? kOwnGroup : 0)) << 24;
     return true;
   }
 
@@ -113,11 +82,14 @@ class CompactPattern {
     return true;
   }
 
-  // Filled by record() (every slot, for a constant); left unwritten for a run-time pattern, which
-  // never reads it: zeroing it cost a run-time call as much as a cache probe.
-  std::array<Token, kCapacity> tokens_;
+  // The count and flag first: the form then ends without tail padding. With tail padding, Clang 16
+  // places the pattern argument's next member in it and stores the constant member by member, and
+  // its optimiser crashes (EarlyCSE) on the store of the token array.
   std::uint8_t count_ = 0;
   bool fits_ = false;
+  // Filled by record() (every slot, for a constant); left unwritten for a run-time pattern, which
+  // never reads it: zeroing it cost a run-time call as much as a cache probe.
+  std::array<std::uint32_t, kCapacity> tokens_;  // each a Token: offset | length << 16 | kind << 24
 };
 
 }  // namespace einops::detail

@@ -6,12 +6,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <memory>
 #include <span>
 #include <type_traits>
 
-#include "einops/detail/walk.hpp"
+#include "einops/detail/max_rank.hpp"
 #include "einops/dtype.hpp"
 #include "einops/export.hpp"
 #include "einops/tensor.hpp"

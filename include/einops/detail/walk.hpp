@@ -6,12 +6,10 @@
 #include <cstdint>
 #include <utility>
 
+#include "einops/detail/max_rank.hpp"
 #include "einops/detail/platform.hpp"
 
 namespace einops::detail {
-
-/// Most dimensions a walk (and a plan's elementary axes) may have. docs/grammar.md documents it.
-inline constexpr int kMaxRank = 64;
 
 /// |stride| without overflow: unsigned, so INT64_MIN (a stride the caller may pass) has one too.
 constexpr std::uint64_t stride_magnitude(std::int64_t stride) noexcept {

@@ -31,7 +31,7 @@ class CompactPattern {
         record_side(pattern.left) && push(Kind::side_break, pattern.arrow_position, 2) && record_side(pattern.right);
     if (!fits_) count_ = 0;
     // Unused tokens get a non-zero filler: GCC writes a mostly-zero constant with `rep stos`,
-    // whose start-up cost (~30 cycles) was a tenth of a tiny call; a filler becomes plain stores.
+    // whose start-up cost weighs on a tiny call; a filler becomes plain stores.
     for (std::size_t i = count_; i < kCapacity; ++i) tokens_[i] = 0xFFFFFFFF;
   }
 

@@ -105,8 +105,9 @@ void throw_call_error(std::string_view operation, std::string_view pattern, std:
 AnyTensor::AnyTensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
   const std::int64_t count = detail::checked_allocation_count(shape_, dtype_size(dtype));
   const std::size_t bytes = static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype);
-  storage_ = detail::allocate_buffer(bytes, true);  // zero-filled like Tensor<T>
-  data_ = storage_.get();
+  detail::Allocation memory = detail::allocate_buffer(bytes, true);  // zero-filled like Tensor<T>
+  storage_ = std::move(memory.storage);
+  data_ = memory.data;
   strides_ = detail::row_major_strides(shape_);
 }
 

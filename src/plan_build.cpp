@@ -291,9 +291,9 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
 
 /// parse (done) -> shape-free checks (unless the compiler made them: `sides_checked`) -> axes ->
 /// lengths -> plan -> the contiguous walk.
-std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction,
-                                       const CallContext& context, const ArrowPattern& pattern, bool sides_checked,
-                                       std::span<const std::int64_t> shape, const AxisLengths& lengths) {
+Shared<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction, const CallContext& context,
+                              const ArrowPattern& pattern, bool sides_checked, std::span<const std::int64_t> shape,
+                              const AxisLengths& lengths) {
   if (!sides_checked) check_sides(context, operation, pattern);
   check_new_axis_sizes(context, operation, pattern, lengths);
   const std::int64_t ellipsis_dims = check_input_shape(context, pattern.left, shape);
@@ -301,13 +301,13 @@ std::shared_ptr<const Plan> build_plan(Operation operation, std::optional<Reduct
   apply_given_lengths(context, operation, pattern, lengths, table);
   infer_lengths(context, shape, table);
 
-  auto plan = std::make_shared<Plan>();
+  Shared<Plan> plan = detail::make_shared_object<Plan>();
   plan->operation = operation;
   plan->reduction = reduction;
   plan->pattern = context.pattern;
   plan->input_shape.assign(shape.begin(), shape.end());
   record_axes(context, reduction, table, *plan);
-  auto kernels = std::make_shared<detail::PlanKernels>();
+  Shared<detail::PlanKernels> kernels = detail::make_shared_object<detail::PlanKernels>();
   kernels->contiguous_walk = detail::make_walk(*plan, detail::row_major_strides(plan->input_shape),
                                                detail::row_major_strides(plan->output_shape));
   plan->kernels = std::move(kernels);
@@ -340,9 +340,9 @@ std::optional<Reduction> parse_reduction(std::string_view name, std::string_view
                                "). (Also accepted: rearrange, repeat.)");
 }
 
-std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                      const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                      const AxisLengths& lengths) {
+Shared<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                             const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
+                             const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const std::string label = operation == Operation::reduce ? std::string(reduction.value_or("callable"))
                                                            : std::string(operation_name(operation));

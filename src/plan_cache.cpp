@@ -59,8 +59,7 @@ struct PlanKeyEqual {
 constexpr std::size_t kPlanCacheCapacity = 1024;
 
 auto& plan_cache() {
-  static detail::BoundedCache<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash, PlanKeyEqual> cache(
-      kPlanCacheCapacity);
+  static detail::BoundedCache<PlanKey, Shared<const Plan>, PlanKeyHash, PlanKeyEqual> cache(kPlanCacheCapacity);
   return cache;
 }
 
@@ -70,7 +69,7 @@ std::atomic<std::uint64_t> plan_cache_generation{0};
 /// A plan this thread used lately, with its key.
 struct RecentPlan {
   PlanKey key{};
-  std::shared_ptr<const Plan> plan;
+  Shared<const Plan> plan;
   bool matches(const PlanKeyView& other) const { return PlanKeyEqual{}(key, other); }
 };
 
@@ -80,8 +79,8 @@ struct RecentPlan {
 struct ThreadPlans {
   static constexpr std::size_t kRecentPlans = 4;
   detail::RecentEntries<RecentPlan, 1, kRecentPlans> recent;
-  std::uint64_t generation = 0;          // of the shared cache when `recent` was filled
-  std::shared_ptr<const Plan> uncached;  // a plan too long to remember, kept alive until the next call
+  std::uint64_t generation = 0;  // of the shared cache when `recent` was filled
+  Shared<const Plan> uncached;   // a plan too long to remember, kept alive until the next call
 };
 
 ThreadPlans& thread_plans() {
@@ -91,9 +90,9 @@ ThreadPlans& thread_plans() {
 
 /// get_plan's lookup: this thread's recent plans, then the shared cache, then a new plan. The
 /// result lives in this thread's ThreadPlans until its next lookup.
-const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                             const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                             const AxisLengths& lengths) {
+const Shared<const Plan>& find_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                    const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
+                                    const AxisLengths& lengths) {
   const std::string_view pattern = pattern_ref.text;
   const std::string_view reduction_key =
       operation == Operation::reduce ? reduction.value_or(std::string_view("<callable>")) : std::string_view();
@@ -106,7 +105,7 @@ const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::opt
   }
   const auto lookup = plans.recent.find(key);
   if (lookup.hit) return lookup.hit->plan;
-  std::shared_ptr<const Plan> plan;
+  Shared<const Plan> plan;
   if (auto shared = plan_cache().find(key)) {
     plan = std::move(*shared);
   } else {
@@ -135,9 +134,9 @@ const std::shared_ptr<const Plan>& find_plan(Operation operation, const std::opt
 
 }  // namespace
 
-std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                     const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
-                                     const AxisLengths& lengths) {
+Shared<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                            const PatternRef& pattern_ref, std::span<const std::int64_t> shape,
+                            const AxisLengths& lengths) {
   return find_plan(operation, reduction, pattern_ref, shape, lengths);
 }
 

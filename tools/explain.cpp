@@ -112,7 +112,7 @@ std::string bytes_text(std::int64_t count, DType dtype, std::int64_t count2 = 0,
 std::string explain(const ExplainRequest& request) {
   const std::optional<std::string_view> reduction =
       request.reduction ? std::optional<std::string_view>(*request.reduction) : std::nullopt;
-  const std::shared_ptr<const Plan> owned =
+  const einops::Shared<const einops::Plan> owned =
       make_plan(request.operation, reduction, request.pattern, request.shape, request.lengths);
   const Plan& plan = *owned;
   const std::string label = request.operation == Operation::reduce ? "reduce (" + request.reduction.value_or("?") + ")"

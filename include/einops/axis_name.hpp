@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstddef>
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +35,10 @@ class AxisName {
     std::string out(name.view());
     return out.append(text);
   }
-  friend std::ostream& operator<<(std::ostream& out, const AxisName& name) { return out << name.view(); }
+  template <class Traits>  // a template, so that <ostream> is needed only where a name is printed
+  friend std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& out, const AxisName& name) {
+    return out << name.view();
+  }
 
  private:
   std::vector<char> chars_;

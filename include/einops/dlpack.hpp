@@ -132,11 +132,11 @@ inline AnyTensor from_dlpack(DLManagedTensor* managed) {
                       ") is not aligned to " + std::to_string(dtype_size(dtype)) + " bytes, the alignment of " +
                       std::string(dtype_name(dtype)) + " that einops' kernels assume");
   // From here on the tensor is ours: the shared owner calls the producer's deleter once.
-  const std::shared_ptr<void> owner(static_cast<void*>(managed), [](void* pointer) {
+  std::shared_ptr<void> owner(static_cast<void*>(managed), [](void* pointer) {
     auto* tensor = static_cast<DLManagedTensor*>(pointer);
     if (tensor->deleter != nullptr) tensor->deleter(tensor);
   });
-  return AnyTensor(dtype, std::shared_ptr<void>(owner, data), data, std::move(shape), std::move(strides));
+  return AnyTensor(dtype, Storage(std::move(owner)), data, std::move(shape), std::move(strides));
 }
 
 /// `x` as a DLManagedTensor on the CPU sharing x's memory: the consumer calls its deleter once.

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +21,7 @@
 #include "einops/pattern.hpp"
 #include "einops/pattern_arg.hpp"
 #include "einops/pattern_checks.hpp"
+#include "einops/storage.hpp"
 #include "einops/tensor.hpp"
 
 namespace einops {
@@ -83,7 +83,7 @@ struct Plan {
   std::int64_t output_size = 0;
 
   /// The kernels' walk of row-major tensors and its copy schedules, made with the plan.
-  std::shared_ptr<const detail::PlanKernels> kernels;
+  Shared<const detail::PlanKernels> kernels;
 
   bool has_added_axes() const {
     for (int source : output_axis_source)
@@ -96,14 +96,14 @@ struct Plan {
 
 /// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
 /// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
-EINOPS_API std::shared_ptr<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                                 const PatternRef& pattern, std::span<const std::int64_t> shape,
-                                                 const AxisLengths& lengths);
+EINOPS_API Shared<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                        const PatternRef& pattern, std::span<const std::int64_t> shape,
+                                        const AxisLengths& lengths);
 
 /// The cached version: the same plan object for the same full key.
-EINOPS_API std::shared_ptr<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
-                                                const PatternRef& pattern, std::span<const std::int64_t> shape,
-                                                const AxisLengths& lengths);
+EINOPS_API Shared<const Plan> get_plan(Operation operation, const std::optional<std::string_view>& reduction,
+                                       const PatternRef& pattern, std::span<const std::int64_t> shape,
+                                       const AxisLengths& lengths);
 
 /// Parses and checks a reduction name ("min", ..., "all"; "rearrange" and "repeat" mean none).
 /// Throws EinopsError naming the pattern for an unknown name.

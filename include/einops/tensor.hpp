@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -18,6 +17,7 @@
 #include "einops/dtype.hpp"
 #include "einops/error.hpp"
 #include "einops/export.hpp"
+#include "einops/storage.hpp"
 
 namespace einops {
 
@@ -25,10 +25,16 @@ using Shape = std::vector<std::int64_t>;
 
 namespace detail {
 
+/// Memory from the library's allocator: its first byte and the storage that gives it back.
+struct Allocation {
+  Storage storage;
+  void* data = nullptr;
+};
+
 /// Storage for `bytes`, 64-byte aligned (as LibTorch's), zero-filled when `zeroed`. Buffers of
 /// 1 MiB or more are 2 MiB aligned, marked for huge pages and reused once released (see
 /// einops/memory.hpp). Kernels run fastest when rows start on cache lines.
-EINOPS_API std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed);
+EINOPS_API Allocation allocate_buffer(std::size_t bytes, bool zeroed);
 
 /// Row-major (C order) strides of `shape`, in elements. Exact for a shape checked_element_count
 /// accepts; for any other (an empty tensor with huge lengths) they wrap, with no undefined
@@ -150,9 +156,10 @@ class TensorView {
     using Value = std::remove_const_t<T>;
     const auto count = static_cast<std::size_t>(size());
     if constexpr (std::is_same_v<Value, bool>) {  // std::vector<bool> has no data() to copy into
-      const std::unique_ptr<bool[]> values(new bool[count]);
-      if (count != 0) detail::gather_row_major(sizeof(bool), shape_, data_, strides_, values.get());
-      return std::vector<bool>(values.get(), values.get() + count);
+      static_assert(sizeof(bool) == sizeof(unsigned char), "a bool is copied as a byte");
+      std::vector<unsigned char> bytes(count);
+      if (count != 0) detail::gather_row_major(sizeof(bool), shape_, data_, strides_, bytes.data());
+      return std::vector<bool>(bytes.begin(), bytes.end());
     } else {
       std::vector<Value> out(count);
       if (count != 0) detail::gather_row_major(sizeof(Value), shape_, data_, strides_, out.data());
@@ -179,8 +186,10 @@ class Tensor {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                   "zero bytes are a zero of every element type");
     const std::int64_t count = detail::checked_allocation_count(shape_, sizeof(T));
-    storage_ = detail::allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T), true);
-    data_ = static_cast<T*>(storage_.get());
+    detail::Allocation memory =
+        detail::allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T), true);
+    storage_ = std::move(memory.storage);
+    data_ = static_cast<T*>(memory.data);
     strides_ = detail::row_major_strides(shape_);
   }
   /// A tensor holding `values` in row-major order.
@@ -192,9 +201,10 @@ class Tensor {
   }
   Tensor(Shape shape, std::initializer_list<T> values) : Tensor(std::move(shape), std::vector<T>(values)) {}
 
-  /// A tensor over existing storage: `storage` keeps the memory alive (it may be empty for
-  /// memory the caller owns, as for results that alias a TensorView).
-  Tensor(std::shared_ptr<void> storage, T* data, Shape shape, Shape strides)
+  /// A tensor over existing memory: `storage` keeps it alive (any owner converts: a
+  /// std::shared_ptr, a std::vector, ...; empty, or nullptr, for memory the caller keeps alive,
+  /// as for results that alias a TensorView).
+  Tensor(Storage storage, T* data, Shape shape, Shape strides)
       : storage_(std::move(storage)), data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {}
 
   /// 0, 1, 2, ... in row-major order, converted to T: handy for examples and tests.
@@ -213,11 +223,9 @@ class Tensor {
   bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
   static constexpr DType dtype() { return dtype_v<T>; }
   /// The allocation this tensor keeps alive (shared by views of it); empty for aliases of caller memory.
-  const std::shared_ptr<void>& storage() const { return storage_; }
-  /// True when both tensors are handles to the same allocation.
-  bool shares_storage_with(const Tensor& other) const {
-    return storage_ != nullptr && storage_.get() == other.storage_.get();
-  }
+  const Storage& storage() const { return storage_; }
+  /// True when both tensors hold the same storage (one was made from the other, or from its storage).
+  bool shares_storage_with(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
 
   TensorView<T> view() const { return TensorView<T>(data_, shape_, strides_); }
   operator TensorView<T>() const { return view(); }                             // NOLINT(google-explicit-constructor)
@@ -228,7 +236,7 @@ class Tensor {
   std::vector<T> to_vector() const { return view().to_vector(); }
 
  private:
-  std::shared_ptr<void> storage_;
+  Storage storage_;
   T* data_ = nullptr;
   Shape shape_;
   Shape strides_;
@@ -241,7 +249,8 @@ class AnyTensor {
   AnyTensor() = default;
   /// A zero-filled tensor of the given dtype and shape.
   EINOPS_API AnyTensor(DType dtype, Shape shape);
-  AnyTensor(DType dtype, std::shared_ptr<void> storage, void* data, Shape shape, Shape strides)
+  /// A tensor over existing memory that `storage` keeps alive (see Tensor's).
+  AnyTensor(DType dtype, Storage storage, void* data, Shape shape, Shape strides)
       : dtype_(dtype),
         storage_(std::move(storage)),
         data_(data),
@@ -269,7 +278,7 @@ class AnyTensor {
   std::size_t rank() const { return shape_.size(); }
   std::int64_t size() const { return detail::element_count(shape_); }
   bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
-  const std::shared_ptr<void>& storage() const { return storage_; }
+  const Storage& storage() const { return storage_; }
 
   /// The same tensor, typed; throws EinopsError when T is not its dtype.
   template <Element T>
@@ -284,7 +293,7 @@ class AnyTensor {
 
  private:
   DType dtype_ = DType::float32;
-  std::shared_ptr<void> storage_;
+  Storage storage_;
   void* data_ = nullptr;
   Shape shape_;
   Shape strides_;

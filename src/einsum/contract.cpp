@@ -101,10 +101,8 @@ void with_arithmetic_type(DType type, F&& f) {
 AnyTensor uninitialized_tensor(DType dtype, const Shape& shape) {
   const std::int64_t count = checked_element_count(shape);
   // Large buffers come from the library's reuse cache: no page faults on every call.
-  std::shared_ptr<void> storage =
-      allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype), false);
-  void* data = storage.get();
-  return AnyTensor(dtype, std::move(storage), data, shape, row_major_strides(shape));
+  Allocation memory = allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype), false);
+  return AnyTensor(dtype, std::move(memory.storage), memory.data, shape, row_major_strides(shape));
 }
 
 Term dense_layout(DType dtype, const Labels& labels, const Extents& extent) {

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "einops/dtype.hpp"
+#include "einops/storage.hpp"
 
 namespace einops::detail::einsum {
 
@@ -19,7 +19,7 @@ struct Term {
   void* data = nullptr;               // inputs are only read; intermediates and the output are written
   Labels labels;                      // distinct, each of length > 1
   std::vector<std::int64_t> strides;  // in elements, one per label
-  std::shared_ptr<void> storage;      // keeps an intermediate alive
+  Storage storage;                    // keeps an intermediate alive
 
   bool has(int label) const {
     for (int mine : labels)

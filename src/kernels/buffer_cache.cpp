@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "einops/memory.hpp"
@@ -115,26 +116,46 @@ BufferCache& cache() {
   return *instance;
 }
 
+/// What a buffer's Storage holds: the buffer, given back to the heap or, when it came from the
+/// cache (`cached_size` its size class), to the cache.
+class BufferOwner {
+ public:
+  BufferOwner(void* data, std::size_t cached_size) noexcept : data_(data), cached_size_(cached_size) {}
+  BufferOwner(BufferOwner&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), cached_size_(other.cached_size_) {}
+  BufferOwner(const BufferOwner&) = delete;
+  BufferOwner& operator=(const BufferOwner&) = delete;
+  BufferOwner& operator=(BufferOwner&&) = delete;
+  ~BufferOwner() {
+    if (data_ == nullptr) return;
+    if (cached_size_ == 0) ::operator delete(data_, std::align_val_t{kBufferAlignment});
+    else cache().give_back(data_, cached_size_);
+  }
+
+ private:
+  void* data_;
+  std::size_t cached_size_;
+};
+
 }  // namespace
 
-std::shared_ptr<void> allocate_buffer(std::size_t bytes, bool zeroed) {
+Allocation allocate_buffer(std::size_t bytes, bool zeroed) {
   if (bytes < kCachedBufferMinBytes) {
-    void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{64});
+    void* p = ::operator new(std::max<std::size_t>(bytes, 1), std::align_val_t{kBufferAlignment});
     if (zeroed) std::memset(p, 0, bytes);
-    return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+    return {Storage(BufferOwner(p, 0)), p};
   }
   const std::size_t size = size_class(bytes);
   void* p = cache().take(size);
   if (p == nullptr) p = allocate_pages(size, zeroed);
   else if (zeroed) std::memset(p, 0, bytes);
-  return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });
+  return {Storage(BufferOwner(p, size)), p};
 }
 
 AnyTensor new_result(DType dtype, const Shape& shape) {
   const std::int64_t count = checked_allocation_count(shape, dtype_size(dtype));
-  std::shared_ptr<void> storage = allocate_buffer(static_cast<std::size_t>(count) * dtype_size(dtype), false);
-  void* data = storage.get();
-  return AnyTensor(dtype, std::move(storage), data, shape, row_major_strides(shape));
+  Allocation memory = allocate_buffer(static_cast<std::size_t>(count) * dtype_size(dtype), false);
+  return AnyTensor(dtype, std::move(memory.storage), memory.data, shape, row_major_strides(shape));
 }
 
 }  // namespace detail

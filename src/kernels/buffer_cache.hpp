@@ -28,6 +28,9 @@ inline std::optional<std::size_t> buffer_cache_limit_setting(std::string_view te
 /// Buffers at least this large go through the cache; smaller ones come from operator new.
 inline constexpr std::size_t kCachedBufferMinBytes = std::size_t{1} << 20;
 
+/// The alignment of every buffer below kCachedBufferMinBytes (a cache line, as LibTorch's).
+inline constexpr std::size_t kBufferAlignment = 64;
+
 // allocate_buffer (einops/tensor.hpp): 64-byte aligned; 2 MiB aligned and cached when large.
 
 /// A row-major result tensor whose every element the caller will write (not zero-filled).

@@ -244,7 +244,7 @@ void check_shape_agrees(const Call& call, const Plan& plan, std::span<const std:
 }
 
 void check_result(const Call& call, const AnyTensor& x, const AnyTensor& y) {
-  const std::shared_ptr<const Plan> plan =
+  const einops::Shared<const einops::Plan> plan =
       make_plan(call.operation, reduction_of(call), std::string_view(call.pattern), x.shape(), call.lengths);
   check_shape_agrees(call, *plan, x.shape());
   FUZZ_REQUIRE(std::equal(y.shape().begin(), y.shape().end(), plan->output_shape.begin(), plan->output_shape.end()),

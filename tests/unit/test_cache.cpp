@@ -22,8 +22,8 @@ using einops::Operation;
 using einops::Shape;
 using einops::Tensor;
 
-std::shared_ptr<const einops::Plan> rearrange_plan(std::string_view pattern, const Shape& shape,
-                                                   const AxisLengths& lengths = {}) {
+einops::Shared<const einops::Plan> rearrange_plan(std::string_view pattern, const Shape& shape,
+                                                  const AxisLengths& lengths = {}) {
   return get_plan(Operation::rearrange, std::nullopt, pattern, shape, lengths);
 }
 
@@ -179,7 +179,7 @@ TEST(PlanCache, ConcurrentUse) {
 TEST(PlanCache, ConcurrentFirstUseAgrees) {
   // Many threads asking for one new key at once all get a correct plan, and afterwards one object.
   einops::detail::clear_plan_cache();
-  std::vector<std::shared_ptr<const einops::Plan>> plans(8);
+  std::vector<einops::Shared<const einops::Plan>> plans(8);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < plans.size(); ++t)
     threads.emplace_back([&plans, t] { plans[t] = rearrange_plan("b (h w) -> b h w", {4, 12}, {{"h", 3}}); });

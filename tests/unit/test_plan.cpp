@@ -25,9 +25,9 @@ using einops::Shape;
 using einops_test::Kind;
 using einops_test::Problem;
 
-std::shared_ptr<const einops::Plan> plan_of(Operation op, std::string_view pattern, Shape shape,
-                                            const AxisLengths& lengths = {},
-                                            std::optional<std::string_view> reduction = std::nullopt) {
+einops::Shared<const einops::Plan> plan_of(Operation op, std::string_view pattern, Shape shape,
+                                           const AxisLengths& lengths = {},
+                                           std::optional<std::string_view> reduction = std::nullopt) {
   if (op == Operation::reduce && !reduction) reduction = "sum";
   return make_plan(op, reduction, pattern, shape, lengths);
 }

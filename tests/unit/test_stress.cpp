@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <einops/einops.hpp>
@@ -235,6 +236,38 @@ bool large_results_ok(const Tensor<float>& large) {
   const Tensor<float> row_max = einops::reduce(large, "a b -> a", "max");
   return t.at({1023, 511}) == large.at({511, 1023}) && t.at({3, 2}) == large.at({2, 3}) &&
          row_max.at({7}) == large.at({7, 1023});
+}
+
+TEST(Stress, StorageHandlesCopiedAndDroppedOnManyThreadsFreeTheirOwnerOnce) {
+  struct Owner {
+    std::atomic<int>* destroyed;
+    explicit Owner(std::atomic<int>* counter) : destroyed(counter) {}
+    Owner(Owner&& other) noexcept : destroyed(std::exchange(other.destroyed, nullptr)) {}
+    Owner(const Owner&) = delete;
+    Owner& operator=(const Owner&) = delete;
+    Owner& operator=(Owner&&) = delete;
+    ~Owner() {
+      if (destroyed != nullptr) destroyed->fetch_add(1);
+    }
+  };
+  constexpr int kCopies = 20000;
+  std::atomic<int> destroyed{0};
+  {
+    const einops::Storage shared(Owner{&destroyed});
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&shared] {
+        for (int i = 0; i < kCopies; ++i) {
+          einops::Storage copy = shared;
+          einops::Storage moved = std::move(copy);
+          EXPECT_TRUE(moved == shared);
+        }
+      });
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(shared.use_count(), 1);
+    EXPECT_EQ(destroyed.load(), 0);
+  }
+  EXPECT_EQ(destroyed.load(), 1);
 }
 
 TEST(Stress, EinopsInsideAUserReductionDoesNotDeadlock) {

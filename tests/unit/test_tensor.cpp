@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <einops/einops.hpp>
@@ -154,6 +155,64 @@ TEST(AnyTensor, FromViewAliasesWithoutOwning) {
   EXPECT_EQ(any.storage(), nullptr);
   EXPECT_EQ(shape_of(any.strides()), (Shape{1, 2}));
   EXPECT_EQ(any.as<double>().to_vector(), (std::vector<double>{1, 3, 2, 4}));
+}
+
+/// An owner that counts its destructions (moved-from owners do not count).
+class CountedOwner {
+ public:
+  explicit CountedOwner(int* destroyed) : destroyed_(destroyed) {}
+  CountedOwner(CountedOwner&& other) noexcept : destroyed_(std::exchange(other.destroyed_, nullptr)) {}
+  CountedOwner(const CountedOwner&) = delete;
+  CountedOwner& operator=(const CountedOwner&) = delete;
+  CountedOwner& operator=(CountedOwner&&) = delete;
+  ~CountedOwner() {
+    if (destroyed_ != nullptr) ++*destroyed_;
+  }
+
+ private:
+  int* destroyed_;
+};
+
+TEST(Storage, KeepsItsOwnerUntilTheLastHandleGoes) {
+  int destroyed = 0;
+  {
+    einops::Storage first(CountedOwner{&destroyed});
+    EXPECT_EQ(first.use_count(), 1);
+    einops::Storage second = first;
+    EXPECT_EQ(second, first);
+    EXPECT_EQ(first.use_count(), 2);
+    einops::Storage third = std::move(second);
+    EXPECT_FALSE(second);  // NOLINT(bugprone-use-after-move): a moved-from handle is empty
+    EXPECT_EQ(third.use_count(), 2);
+    first = einops::Storage();
+    EXPECT_EQ(destroyed, 0);
+    EXPECT_EQ(third.use_count(), 1);
+  }
+  EXPECT_EQ(destroyed, 1);
+  EXPECT_EQ(einops::Storage(nullptr).use_count(), 0);
+  EXPECT_NE(einops::Storage(CountedOwner{&destroyed}), einops::Storage(CountedOwner{&destroyed}));
+  EXPECT_EQ(destroyed, 3);
+}
+
+TEST(Storage, ATensorOverMemoryThatAVectorOwns) {
+  std::vector<float> values{1, 2, 3, 4, 5, 6};
+  float* data = values.data();
+  const Tensor<float> t(einops::Storage(std::move(values)), data, {3, 2}, {1, 3});
+  EXPECT_EQ(t.to_vector(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  const Tensor<float> y = einops::rearrange(t, "a b -> b a");  // a view: shares the vector
+  EXPECT_TRUE(y.shares_storage_with(t));
+  EXPECT_EQ(t.storage().use_count(), 2);
+  EXPECT_FALSE(Tensor<float>({2}).shares_storage_with(Tensor<float>({2})));
+}
+
+TEST(Storage, PlansAreSharedObjects) {
+  const einops::Shared<const einops::Plan> plan =
+      einops::get_plan(einops::Operation::rearrange, std::nullopt, "a b -> b a", Shape{2, 3}, {});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->output_shape, (Shape{3, 2}));
+  const einops::Shared<const einops::Plan> again = plan;
+  EXPECT_EQ(again, plan);
+  EXPECT_GE(plan.use_count(), 2);
 }
 
 TEST(DTypes, NamesSizesAndResultRules) {

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,7 +47,7 @@ class PlannedCall {
   EINOPS_API AnyTensor result() const;
 
  private:
-  std::shared_ptr<const Plan> plan_;
+  Shared<const Plan> plan_;
   TensorRef x_;
   std::string_view pattern_;
   const AxisLengths& lengths_;

@@ -6,7 +6,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <type_traits>
 
@@ -24,7 +23,7 @@ struct TensorRef {
   void* data = nullptr;
   std::span<const std::int64_t> shape;
   std::span<const std::int64_t> strides;
-  const std::shared_ptr<void>* storage = nullptr;  // null for caller memory (TensorView, adapters)
+  const Storage* storage = nullptr;  // null for caller memory (TensorView, adapters)
 
   TensorRef(const AnyTensor& x)  // NOLINT(google-explicit-constructor)
       : dtype(x.dtype()), data(x.data()), shape(x.shape()), strides(x.strides()), storage(&x.storage()) {}

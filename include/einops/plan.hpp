@@ -49,7 +49,7 @@ class AxisLengths {
   }
 
   EINOPS_API void add(std::string_view name, std::int64_t length);
-  std::span<const Entry> entries() const { return entries_; }
+  std::span<const Entry> entries() const { return {entries_.data(), entries_.size()}; }  // see detail::as_span
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
 

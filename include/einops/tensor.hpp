@@ -36,6 +36,10 @@ struct Allocation {
 /// einops/memory.hpp). Kernels run fastest when rows start on cache lines.
 EINOPS_API Allocation allocate_buffer(std::size_t bytes, bool zeroed);
 
+/// A shape or strides as a span, made from its pointer and length: the compiler checks that
+/// constructor's constraints several times faster than the one from a container.
+inline std::span<const std::int64_t> as_span(const Shape& values) noexcept { return {values.data(), values.size()}; }
+
 /// Row-major (C order) strides of `shape`, in elements. Exact for a shape checked_element_count
 /// accepts; for any other (an empty tensor with huge lengths) they wrap, with no undefined
 /// behaviour, and are never followed.
@@ -110,15 +114,16 @@ class TensorView {
   TensorView() = default;
   /// Row-major contiguous memory.
   TensorView(T* data, Shape shape) : data_(data), shape_(std::move(shape)) {
-    detail::checked_element_count(shape_);  // before row_major_strides, whose products it checks
-    strides_ = detail::row_major_strides(shape_);
-    detail::check_view_extent(shape_, strides_, sizeof(T));
+    detail::checked_element_count(detail::as_span(shape_));  // before row_major_strides, whose products it checks
+    strides_ = detail::row_major_strides(detail::as_span(shape_));
+    detail::check_view_extent(detail::as_span(shape_), detail::as_span(strides_), sizeof(T));
   }
   /// Any strides (in elements), including negative and zero.
   TensorView(T* data, Shape shape, Shape strides)
       : data_(data), shape_(std::move(shape)), strides_(std::move(strides)) {
-    if (shape_.size() != strides_.size()) detail::throw_view_rank_mismatch(shape_, strides_);
-    detail::check_view_extent(shape_, strides_, sizeof(T));
+    if (shape_.size() != strides_.size())
+      detail::throw_view_rank_mismatch(detail::as_span(shape_), detail::as_span(strides_));
+    detail::check_view_extent(detail::as_span(shape_), detail::as_span(strides_), sizeof(T));
   }
   /// A read-only view of a mutable one.
   template <class U>
@@ -129,12 +134,14 @@ class TensorView {
         strides_(other.strides().begin(), other.strides().end()) {}
 
   T* data() const { return data_; }
-  std::span<const std::int64_t> shape() const { return shape_; }
-  std::span<const std::int64_t> strides() const { return strides_; }
+  std::span<const std::int64_t> shape() const { return detail::as_span(shape_); }
+  std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(shape_); }
-  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
+  bool is_contiguous() const {
+    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
+  }
   static constexpr DType dtype() { return dtype_v<T>; }
 
   /// Element at a multi-index (bounds-checked).
@@ -158,11 +165,13 @@ class TensorView {
     if constexpr (std::is_same_v<Value, bool>) {  // std::vector<bool> has no data() to copy into
       static_assert(sizeof(bool) == sizeof(unsigned char), "a bool is copied as a byte");
       std::vector<unsigned char> bytes(count);
-      if (count != 0) detail::gather_row_major(sizeof(bool), shape_, data_, strides_, bytes.data());
+      if (count != 0)
+        detail::gather_row_major(sizeof(bool), detail::as_span(shape_), data_, detail::as_span(strides_), bytes.data());
       return std::vector<bool>(bytes.begin(), bytes.end());
     } else {
       std::vector<Value> out(count);
-      if (count != 0) detail::gather_row_major(sizeof(Value), shape_, data_, strides_, out.data());
+      if (count != 0)
+        detail::gather_row_major(sizeof(Value), detail::as_span(shape_), data_, detail::as_span(strides_), out.data());
       return out;
     }
   }
@@ -185,12 +194,12 @@ class Tensor {
   explicit Tensor(Shape shape) : shape_(std::move(shape)) {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                   "zero bytes are a zero of every element type");
-    const std::int64_t count = detail::checked_allocation_count(shape_, sizeof(T));
+    const std::int64_t count = detail::checked_allocation_count(detail::as_span(shape_), sizeof(T));
     detail::Allocation memory =
         detail::allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T), true);
     storage_ = std::move(memory.storage);
     data_ = static_cast<T*>(memory.data);
-    strides_ = detail::row_major_strides(shape_);
+    strides_ = detail::row_major_strides(detail::as_span(shape_));
   }
   /// A tensor holding `values` in row-major order.
   Tensor(Shape shape, const std::vector<T>& values) : Tensor(std::move(shape)) {
@@ -215,12 +224,14 @@ class Tensor {
   }
 
   T* data() const { return data_; }
-  std::span<const std::int64_t> shape() const { return shape_; }
-  std::span<const std::int64_t> strides() const { return strides_; }
+  std::span<const std::int64_t> shape() const { return detail::as_span(shape_); }
+  std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(shape_); }
-  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
+  bool is_contiguous() const {
+    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
+  }
   static constexpr DType dtype() { return dtype_v<T>; }
   /// The allocation this tensor keeps alive (shared by views of it); empty for aliases of caller memory.
   const Storage& storage() const { return storage_; }
@@ -273,11 +284,13 @@ class AnyTensor {
 
   DType dtype() const { return dtype_; }
   void* data() const { return data_; }
-  std::span<const std::int64_t> shape() const { return shape_; }
-  std::span<const std::int64_t> strides() const { return strides_; }
+  std::span<const std::int64_t> shape() const { return detail::as_span(shape_); }
+  std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(shape_); }
-  bool is_contiguous() const { return detail::is_row_major_contiguous(shape_, strides_); }
+  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
+  bool is_contiguous() const {
+    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
+  }
   const Storage& storage() const { return storage_; }
 
   /// The same tensor, typed; throws EinopsError when T is not its dtype.

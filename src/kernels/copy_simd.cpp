@@ -185,6 +185,42 @@ void UnitsTile(const Tile<Word>& t) {
   }
 }
 
+/// Runs of `unit` words (at least one vector) of a copy that the caches hold: each run moves in
+/// full vectors, its last vector overlapping the one before where `unit` is not a multiple of the
+/// lanes, inline; a call to memcpy per run costs more than its moves. The tile's fields are read
+/// once into locals: stores through Word may alias them, which would reload them per run.
+template <class Word>
+void WarmUnitsTile(const Tile<Word>& t) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const std::int64_t unit = t.unit, rows = t.rows, cols = t.cols, col_in = t.col_in, col_out = t.col_out;
+  const std::int64_t batch = t.batch, batch_in = t.batch_in, batch_out = t.batch_out;
+  const std::int64_t* HWY_RESTRICT row_in = t.row_in;
+  const Word* const in = t.in;
+  Word* const out = t.out;
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const Word* const column_in = in + b * batch_in + c * col_in;
+      Word* HWY_RESTRICT run_out = out + b * batch_out + c * col_out;
+      for (std::int64_t r = 0; r < rows; ++r, run_out += unit) {
+        const Word* HWY_RESTRICT run_in = column_in + row_in[r];
+        std::int64_t i = 0;
+        for (; i + 4 * lanes <= unit; i += 4 * lanes) {
+          const auto v0 = hn::LoadU(d, run_in + i);
+          const auto v1 = hn::LoadU(d, run_in + i + lanes);
+          const auto v2 = hn::LoadU(d, run_in + i + 2 * lanes);
+          const auto v3 = hn::LoadU(d, run_in + i + 3 * lanes);
+          hn::StoreU(v0, d, run_out + i);
+          hn::StoreU(v1, d, run_out + i + lanes);
+          hn::StoreU(v2, d, run_out + i + 2 * lanes);
+          hn::StoreU(v3, d, run_out + i + 3 * lanes);
+        }
+        for (; i + lanes <= unit; i += lanes) hn::StoreU(hn::LoadU(d, run_in + i), d, run_out + i);
+        if (i < unit) hn::StoreU(hn::LoadU(d, run_in + unit - lanes), d, run_out + unit - lanes);
+      }
+    }
+}
+
 template <class Word>
 void FillTile(const Tile<Word>& t) {
   for (std::int64_t b = 0; b < t.batch; ++b)
@@ -555,7 +591,11 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
   void (*kernel)(const Tile<Word>&) = &ScalarTile<Word>;
   switch (s.kernel) {
     case TileKernel::scalar: kernel = &ScalarTile<Word>; break;
-    case TileKernel::units: kernel = &UnitsTile<Word>; break;
+    case TileKernel::units:
+      kernel = s.cached && !s.stream && s.unit >= static_cast<std::int64_t>(hn::Lanes(hn::ScalableTag<Word>()))
+                   ? &WarmUnitsTile<Word>
+                   : &UnitsTile<Word>;
+      break;
     case TileKernel::transpose: kernel = &TransposeTile<Word>; break;
     case TileKernel::fill: kernel = &FillTile<Word>; break;
     case TileKernel::split_short_axis:

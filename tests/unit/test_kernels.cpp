@@ -303,6 +303,51 @@ TEST_P(EveryTarget, EachTileKernelOnEdges) {
   check_copy<std::uint8_t>(upsample, true, "upsample");
 }
 
+/// Whole runs of a copy the caches hold (at most 1 MiB: their vector path, whose last vector
+/// overlaps the one before) and just beyond it (the streaming-sized blocks): runs of 1 to 130
+/// bytes, around every vector width a target has, for each word size; padded and reversed input
+/// rows; batched tiles (small tiles under an outer loop).
+TEST_P(EveryTarget, WholeRunsAroundTheVectorWidth) {
+  const auto runs = [&](auto word, std::int64_t unit_bytes) {
+    using Word = decltype(word);
+    const std::int64_t unit = std::max<std::int64_t>(1, unit_bytes / static_cast<std::int64_t>(sizeof(Word)));
+    const std::string context = std::to_string(sizeof(Word)) + "-byte words, runs of " + std::to_string(unit);
+    Problem p = permutation_problem({5, 7, unit}, {1, 0, 2});  // a b c -> b a c
+    const einops::detail::CopySchedule schedule = einops::detail::make_copy_schedule(p.walk(true), sizeof(Word));
+    if (unit > 1) {
+      EXPECT_EQ(schedule.kernel, einops::detail::TileKernel::units) << context;
+    }
+    EXPECT_TRUE(schedule.cached) << context;
+    check_copy<Word>(p, true, context);
+    // Input rows padded by 3 words, the a axis reversed, the output one word into its buffer.
+    Problem strided;
+    strided.dims = {Dim{7, unit + 3, 5 * unit}, Dim{5, -7 * (unit + 3), unit}, Dim{unit, 1, 1}};
+    strided.in_base = 4 * 7 * (unit + 3);
+    strided.in_size = 5 * 7 * (unit + 3);
+    strided.out_base = 1;
+    strided.out_size = 35 * unit + 1;
+    check_copy<Word>(strided, true, context + ", strided");
+    // Batched: tiles of 3 x 2 runs under an outer loop of 9.
+    check_copy<Word>(permutation_problem({9, 3, 2, unit}, {0, 2, 1, 3}), true, context + ", batched");
+  };
+  for (const std::int64_t unit_bytes :
+       {1, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 96, 127, 128, 129, 130, 255, 256, 257, 520}) {
+    runs(std::uint8_t{}, unit_bytes);
+    runs(std::uint16_t{}, unit_bytes);
+    runs(std::uint32_t{}, unit_bytes);
+    runs(std::uint64_t{}, unit_bytes);
+  }
+  // The largest cached copy (1 MiB: 2 x 2016 runs of 65 4-byte words fit, 2 x 2017 do not) and
+  // the smallest beyond it.
+  for (const std::int64_t rows : {2016, 2017}) {
+    const Problem p = permutation_problem({2, rows, 65}, {1, 0, 2});
+    const einops::detail::CopySchedule schedule = einops::detail::make_copy_schedule(p.walk(true), 4);
+    EXPECT_EQ(schedule.kernel, einops::detail::TileKernel::units);
+    EXPECT_EQ(schedule.cached, rows == 2016);
+    check_copy<std::uint32_t>(p, true, "runs of 65 words, " + std::to_string(rows) + " rows");
+  }
+}
+
 TEST_P(EveryTarget, TransposesAtEveryOutputAlignment) {
   // Several row and column blocks (the kernel prefetches the next one), with the output starting
   // at every element offset within a cache line (full tiles then begin after the first boundary).
@@ -924,6 +969,7 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{5, 4000, 16}, "a b c -> a b", "sum"},  // inner mode, chunks cut the b loop
       {{5, 4000, 16}, "a b c -> b a", "mean"},
       {{16, 16, n / 256}, "a b c -> c b a", ""},  // a copy
+      {{197, 12, 64}, "n h d -> h n d", ""},      // a copy the caches hold, in whole runs (threads from 512 KiB)
   };
   for (const Case& c : cases) {
     const einops::TensorView<const float> view(x.data(), c.shape);

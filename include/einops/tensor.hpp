@@ -138,10 +138,8 @@ class TensorView {
   std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
-  bool is_contiguous() const {
-    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
-  }
+  std::int64_t size() const { return detail::element_count(shape()); }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape(), strides()); }
   static constexpr DType dtype() { return dtype_v<T>; }
 
   /// Element at a multi-index (bounds-checked).
@@ -165,13 +163,11 @@ class TensorView {
     if constexpr (std::is_same_v<Value, bool>) {  // std::vector<bool> has no data() to copy into
       static_assert(sizeof(bool) == sizeof(unsigned char), "a bool is copied as a byte");
       std::vector<unsigned char> bytes(count);
-      if (count != 0)
-        detail::gather_row_major(sizeof(bool), detail::as_span(shape_), data_, detail::as_span(strides_), bytes.data());
+      if (count != 0) detail::gather_row_major(sizeof(bool), shape(), data_, strides(), bytes.data());
       return std::vector<bool>(bytes.begin(), bytes.end());
     } else {
       std::vector<Value> out(count);
-      if (count != 0)
-        detail::gather_row_major(sizeof(Value), detail::as_span(shape_), data_, detail::as_span(strides_), out.data());
+      if (count != 0) detail::gather_row_major(sizeof(Value), shape(), data_, strides(), out.data());
       return out;
     }
   }
@@ -228,10 +224,8 @@ class Tensor {
   std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::int64_t shape(std::size_t dim) const { return shape_.at(dim); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
-  bool is_contiguous() const {
-    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
-  }
+  std::int64_t size() const { return detail::element_count(shape()); }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape(), strides()); }
   static constexpr DType dtype() { return dtype_v<T>; }
   /// The allocation this tensor keeps alive (shared by views of it); empty for aliases of caller memory.
   const Storage& storage() const { return storage_; }
@@ -287,10 +281,8 @@ class AnyTensor {
   std::span<const std::int64_t> shape() const { return detail::as_span(shape_); }
   std::span<const std::int64_t> strides() const { return detail::as_span(strides_); }
   std::size_t rank() const { return shape_.size(); }
-  std::int64_t size() const { return detail::element_count(detail::as_span(shape_)); }
-  bool is_contiguous() const {
-    return detail::is_row_major_contiguous(detail::as_span(shape_), detail::as_span(strides_));
-  }
+  std::int64_t size() const { return detail::element_count(shape()); }
+  bool is_contiguous() const { return detail::is_row_major_contiguous(shape(), strides()); }
   const Storage& storage() const { return storage_; }
 
   /// The same tensor, typed; throws EinopsError when T is not its dtype.

@@ -120,6 +120,27 @@ HWY_INLINE void CopyRun(const Word* HWY_RESTRICT in, Word* HWY_RESTRICT out, std
   for (; i < count; ++i) out[i] = in[i];
 }
 
+/// Copies `count` contiguous words, at least one vector, in full vectors: the last one overlaps the
+/// one before where `count` is not a multiple of the lanes. For data in the caches (no streaming).
+template <class Word>
+HWY_INLINE void CopyCachedRun(const Word* HWY_RESTRICT in, Word* HWY_RESTRICT out, std::int64_t count) {
+  const hn::ScalableTag<Word> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  std::int64_t i = 0;
+  for (; i + 4 * lanes <= count; i += 4 * lanes) {
+    const auto v0 = hn::LoadU(d, in + i);
+    const auto v1 = hn::LoadU(d, in + i + lanes);
+    const auto v2 = hn::LoadU(d, in + i + 2 * lanes);
+    const auto v3 = hn::LoadU(d, in + i + 3 * lanes);
+    hn::StoreU(v0, d, out + i);
+    hn::StoreU(v1, d, out + i + lanes);
+    hn::StoreU(v2, d, out + i + 2 * lanes);
+    hn::StoreU(v3, d, out + i + 3 * lanes);
+  }
+  for (; i + lanes <= count; i += lanes) hn::StoreU(hn::LoadU(d, in + i), d, out + i);
+  if (i < count) hn::StoreU(hn::LoadU(d, in + count - lanes), d, out + count - lanes);
+}
+
 template <class Word>
 HWY_INLINE void FillRun(Word value, Word* HWY_RESTRICT out, std::int64_t count, bool stream) {
   const hn::CappedTag<Word, 32 / sizeof(Word)> d;  // 256-bit stores: faster here than 512-bit
@@ -185,14 +206,11 @@ void UnitsTile(const Tile<Word>& t) {
   }
 }
 
-/// Runs of `unit` words (at least one vector) of a copy that the caches hold: each run moves in
-/// full vectors, its last vector overlapping the one before where `unit` is not a multiple of the
-/// lanes, inline; a call to memcpy per run costs more than its moves. The tile's fields are read
+/// Runs of `unit` words (at least one vector) of a copy that the caches hold, each moved inline by
+/// CopyCachedRun: a call to memcpy per run costs more than its moves. The tile's fields are read
 /// once into locals: stores through Word may alias them, which would reload them per run.
 template <class Word>
 void WarmUnitsTile(const Tile<Word>& t) {
-  const hn::ScalableTag<Word> d;
-  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
   const std::int64_t unit = t.unit, rows = t.rows, cols = t.cols, col_in = t.col_in, col_out = t.col_out;
   const std::int64_t batch = t.batch, batch_in = t.batch_in, batch_out = t.batch_out;
   const std::int64_t* HWY_RESTRICT row_in = t.row_in;
@@ -201,23 +219,8 @@ void WarmUnitsTile(const Tile<Word>& t) {
   for (std::int64_t b = 0; b < batch; ++b)
     for (std::int64_t c = 0; c < cols; ++c) {
       const Word* const column_in = in + b * batch_in + c * col_in;
-      Word* HWY_RESTRICT run_out = out + b * batch_out + c * col_out;
-      for (std::int64_t r = 0; r < rows; ++r, run_out += unit) {
-        const Word* HWY_RESTRICT run_in = column_in + row_in[r];
-        std::int64_t i = 0;
-        for (; i + 4 * lanes <= unit; i += 4 * lanes) {
-          const auto v0 = hn::LoadU(d, run_in + i);
-          const auto v1 = hn::LoadU(d, run_in + i + lanes);
-          const auto v2 = hn::LoadU(d, run_in + i + 2 * lanes);
-          const auto v3 = hn::LoadU(d, run_in + i + 3 * lanes);
-          hn::StoreU(v0, d, run_out + i);
-          hn::StoreU(v1, d, run_out + i + lanes);
-          hn::StoreU(v2, d, run_out + i + 2 * lanes);
-          hn::StoreU(v3, d, run_out + i + 3 * lanes);
-        }
-        for (; i + lanes <= unit; i += lanes) hn::StoreU(hn::LoadU(d, run_in + i), d, run_out + i);
-        if (i < unit) hn::StoreU(hn::LoadU(d, run_in + unit - lanes), d, run_out + unit - lanes);
-      }
+      Word* run_out = out + b * batch_out + c * col_out;
+      for (std::int64_t r = 0; r < rows; ++r, run_out += unit) CopyCachedRun(column_in + row_in[r], run_out, unit);
     }
 }
 

@@ -289,12 +289,11 @@ void record_axes(const CallContext& context, std::optional<Reduction> reduction,
                  " which has no identity");
 }
 
-/// parse (done) -> shape-free checks (unless the compiler made them: `sides_checked`) -> axes ->
-/// lengths -> plan -> the contiguous walk.
+/// parse (done) -> shape-free checks -> axes -> lengths -> plan -> the contiguous walk.
 Shared<const Plan> build_plan(Operation operation, std::optional<Reduction> reduction, const CallContext& context,
-                              const ArrowPattern& pattern, bool sides_checked, std::span<const std::int64_t> shape,
+                              const ArrowPattern& pattern, std::span<const std::int64_t> shape,
                               const AxisLengths& lengths) {
-  if (!sides_checked) check_sides(context, operation, pattern);
+  check_sides(context, operation, pattern);
   check_new_axis_sizes(context, operation, pattern, lengths);
   const std::int64_t ellipsis_dims = check_input_shape(context, pattern.left, shape);
   AxisTable table = lay_out_axes(context, pattern, ellipsis_dims);
@@ -350,14 +349,8 @@ Shared<const Plan> make_plan(Operation operation, const std::optional<std::strin
   std::optional<Reduction> named;
   if (operation == Operation::reduce && reduction) named = parse_reduction(*reduction, pattern);
   const Operation effective = effective_operation(operation, reduction);
-  if (pattern_ref.compact != nullptr) {
-    // A literal: rebuilt from its compile-time parse. The compiler checked its sides with the rules
-    // of `operation`; reduce("rearrange"/"repeat") applies another operation's rules, checked here.
-    const bool sides_checked = effective == operation;
-    return build_plan(effective, named, context, pattern_ref.compact->expand(pattern), sides_checked, shape, lengths);
-  }
   const std::shared_ptr<const ArrowPattern> parsed = detail::parse_arrow_cached(pattern, context);
-  return build_plan(effective, named, context, *parsed, false, shape, lengths);
+  return build_plan(effective, named, context, *parsed, shape, lengths);
 }
 
 }  // namespace einops

@@ -12,6 +12,11 @@ struct fixed_string {
   constexpr fixed_string(const char (&text)[N]) {  // NOLINT(google-explicit-constructor): literal -> NTTP
     for (std::size_t i = 0; i < N; ++i) data[i] = text[i];
   }
+  /// The first N - 1 characters of `text`, copied once (fixed_string_of).
+  struct prefix_tag {};
+  constexpr fixed_string(const char* text, prefix_tag) {
+    for (std::size_t i = 0; i + 1 < N; ++i) data[i] = text[i];
+  }
   constexpr std::string_view view() const { return {data, N - 1}; }
   constexpr std::size_t size() const { return N - 1; }
 };
@@ -21,9 +26,7 @@ struct fixed_string {
 namespace detail {
 template <std::size_t N>
 constexpr fixed_string<N> fixed_string_of(const char* text) {
-  char copy[N]{};
-  for (std::size_t i = 0; i + 1 < N; ++i) copy[i] = text[i];
-  return fixed_string<N>(copy);
+  return fixed_string<N>(text, typename fixed_string<N>::prefix_tag{});
 }
 }  // namespace detail
 

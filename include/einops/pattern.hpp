@@ -4,6 +4,12 @@
 // It knows nothing about tensors or shapes: it turns text into Expressions, or into a PatternError
 // that carries a static reason (usable in a compile-time diagnostic) and the byte position of
 // the fault. Function names follow the grammar's rules.
+//
+// The parsed forms are templates over how an axis holds its name. The run time's (Axis,
+// Expression, ArrowPattern, ...) own their names (AxisName) and outlive the text. A literal's
+// check parses with names that view the text (BasicAxis<std::string_view>, ...): the text
+// outlives that parse, and constant evaluation then allocates nothing per name, which was most of
+// what a literal cost the compiler.
 #pragma once
 
 #include <cstddef>
@@ -19,29 +25,33 @@ namespace einops {
 
 enum class AxisKind : std::uint8_t { named, anonymous, ellipsis };
 
-/// One elementary axis as written: a name, an anonymous length such as `3`, or `...`.
-struct Axis {
+/// One elementary axis as written: a name, an anonymous length such as `3`, or `...`. `Name` is
+/// AxisName (owned) or std::string_view (viewing the parsed text).
+template <class Name>
+struct BasicAxis {
   AxisKind kind = AxisKind::named;
-  AxisName name;             // the identifier; the digits of an anonymous axis; "..." for ellipsis
+  Name name;                 // the identifier; the digits of an anonymous axis; "..." for ellipsis
   std::int64_t length = 0;   // anonymous axes only
   std::size_t position = 0;  // byte offset of the token in the whole pattern
-  constexpr bool operator==(const Axis&) const = default;
+  constexpr bool operator==(const BasicAxis&) const = default;
 };
 
 /// One top-level position of an expression: `a`, `(a b 2)`, `()`, `1` (empty axes) or `...`.
-struct Group {
-  std::vector<Axis> axes;
+template <class Name>
+struct BasicGroup {
+  std::vector<BasicAxis<Name>> axes;
   bool parenthesized = false;
   std::size_t position = 0;
   constexpr bool is_bare_ellipsis() const {
     return !parenthesized && axes.size() == 1 && axes[0].kind == AxisKind::ellipsis;
   }
-  constexpr bool operator==(const Group&) const = default;
+  constexpr bool operator==(const BasicGroup&) const = default;
 };
 
 /// One side of a pattern (or one einsum operand, one pack pattern, ...).
-struct Expression {
-  std::vector<Group> groups;
+template <class Name>
+struct BasicExpression {
+  std::vector<BasicGroup<Name>> groups;
   bool has_ellipsis = false;
   bool ellipsis_parenthesized = false;
   bool has_non_unitary_anonymous = false;
@@ -50,16 +60,20 @@ struct Expression {
   /// Walked with pointers: constant evaluation of a literal pays for every iterator call, and the
   /// parser and the checks call this for every axis.
   constexpr bool contains(std::string_view name) const {
-    const Group* group = groups.data();
-    for (const Group* groups_end = group + groups.size(); group != groups_end; ++group) {
-      const Axis* axis = group->axes.data();
-      for (const Axis* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
-        if (axis->kind == AxisKind::named && axis->name.view() == name) return true;
+    const BasicGroup<Name>* group = groups.data();
+    for (const BasicGroup<Name>* groups_end = group + groups.size(); group != groups_end; ++group) {
+      const BasicAxis<Name>* axis = group->axes.data();
+      for (const BasicAxis<Name>* axes_end = axis + group->axes.size(); axis != axes_end; ++axis)
+        if (axis->kind == AxisKind::named && std::string_view(axis->name) == name) return true;
     }
     return false;
   }
-  constexpr bool operator==(const Expression&) const = default;
+  constexpr bool operator==(const BasicExpression&) const = default;
 };
+
+using Axis = BasicAxis<AxisName>;
+using Group = BasicGroup<AxisName>;
+using Expression = BasicExpression<AxisName>;
 
 struct ExpressionOptions {
   bool allow_underscore = false;  // `_` as a placeholder name (parse_shape)
@@ -74,12 +88,14 @@ struct ParseResult {
 };
 
 /// `left -> right` as used by rearrange, reduce and repeat.
-struct ArrowPattern {
-  Expression left;
-  Expression right;
+template <class Name>
+struct BasicArrowPattern {
+  BasicExpression<Name> left;
+  BasicExpression<Name> right;
   std::size_t arrow_position = 0;
-  constexpr bool operator==(const ArrowPattern&) const = default;
+  constexpr bool operator==(const BasicArrowPattern&) const = default;
 };
+using ArrowPattern = BasicArrowPattern<AxisName>;
 
 namespace detail::grammar {
 
@@ -220,11 +236,14 @@ constexpr PatternErrorKind axis_name_problem(std::string_view name, bool allow_u
 }
 
 /// Builds the expression token by token; keeps einops' order of checks.
+template <class Name>
 struct ExpressionBuilder {
+  using Axis = BasicAxis<Name>;
+  using Group = BasicGroup<Name>;
   std::string_view text;
   std::size_t offset;
   ExpressionOptions options;
-  Expression expression{};
+  BasicExpression<Name> expression{};
   Group* open_group = nullptr;  // set while inside brackets
   Group bracket{};
   std::size_t axis_count = 0;
@@ -233,7 +252,7 @@ struct ExpressionBuilder {
     if (expression.contains(name)) return true;
     if (open_group != nullptr)
       for (const Axis& axis : bracket.axes)
-        if (axis.kind == AxisKind::named && axis.name == name) return true;
+        if (axis.kind == AxisKind::named && std::string_view(axis.name) == name) return true;
     return false;
   }
 
@@ -257,7 +276,7 @@ struct ExpressionBuilder {
     if (token == "...") {
       expression.has_ellipsis = true;
       expression.ellipsis_parenthesized = open_group != nullptr;
-      append(Axis{AxisKind::ellipsis, AxisName("..."), 0, position});
+      append(Axis{AxisKind::ellipsis, Name(std::string_view("...")), 0, position});
       return {};
     }
     if (is_number(token)) {
@@ -279,7 +298,7 @@ struct ExpressionBuilder {
         return {};
       }
       expression.has_non_unitary_anonymous = true;
-      append(Axis{AxisKind::anonymous, AxisName(token), value, position});
+      append(Axis{AxisKind::anonymous, Name(token), value, position});
       return {};
     }
     if (!(options.allow_underscore && token == "_") && !options.allow_duplicates && seen_name(token))
@@ -287,7 +306,7 @@ struct ExpressionBuilder {
     if (const PatternErrorKind problem = axis_name_problem(token, options.allow_underscore);
         problem != PatternErrorKind::none)
       return make_error(problem, position, token.size());
-    append(Axis{AxisKind::named, AxisName(token), 0, position});
+    append(Axis{AxisKind::named, Name(token), 0, position});
     return {};
   }
 };
@@ -295,16 +314,17 @@ struct ExpressionBuilder {
 }  // namespace detail::grammar
 
 /// expression-rule: `text` is one side of a pattern; `offset` is where it starts in the whole
-/// pattern (for error positions).
-constexpr ParseResult<Expression> parse_expression(std::string_view text, std::size_t offset = 0,
-                                                   ExpressionOptions options = {}) {
+/// pattern (for error positions). With `Name` = std::string_view, the names view `text`.
+template <class Name = AxisName>
+constexpr ParseResult<BasicExpression<Name>> parse_expression(std::string_view text, std::size_t offset = 0,
+                                                              ExpressionOptions options = {}) {
   using namespace detail::grammar;
-  ParseResult<Expression> result;
+  ParseResult<BasicExpression<Name>> result;
   if (PatternError error = check_dots(text, offset)) {
     result.error = error;
     return result;
   }
-  ExpressionBuilder builder{text, offset, options};
+  ExpressionBuilder<Name> builder{text, offset, options};
   // Room for every group at once (each takes a character and a separator, and the axis limit
   // bounds their number), so that none is moved while the expression grows: constant evaluation
   // of a literal pays for each move.
@@ -332,7 +352,7 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
           result.error = make_error(PatternErrorKind::nested_brackets, offset + at, 1);
           return result;
         }
-        builder.bracket = Group{};
+        builder.bracket = BasicGroup<Name>{};
         builder.bracket.parenthesized = true;
         builder.bracket.position = offset + at;
         builder.open_group = &builder.bracket;
@@ -347,7 +367,7 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
           result.error = make_error(PatternErrorKind::too_many_axes, offset + bracket_begin, at + 1 - bracket_begin);
           return result;
         }
-        builder.expression.groups.push_back(static_cast<Group&&>(builder.bracket));
+        builder.expression.groups.push_back(static_cast<BasicGroup<Name>&&>(builder.bracket));
         builder.open_group = nullptr;
       }
       ++at;
@@ -378,14 +398,15 @@ constexpr ParseResult<Expression> parse_expression(std::string_view text, std::s
     result.error = error;
     return result;
   }
-  result.value = static_cast<Expression&&>(builder.expression);
+  result.value = static_cast<BasicExpression<Name>&&>(builder.expression);
   return result;
 }
 
 /// arrow-pattern-rule: exactly one "->" splitting the two expressions.
-constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern) {
+template <class Name = AxisName>
+constexpr ParseResult<BasicArrowPattern<Name>> parse_arrow_pattern(std::string_view pattern) {
   using namespace detail::grammar;
-  ParseResult<ArrowPattern> result;
+  ParseResult<BasicArrowPattern<Name>> result;
   const std::size_t arrow = find_text(pattern, "->");
   if (arrow == std::string_view::npos) {
     result.error = make_error(PatternErrorKind::arrow_count, pattern.size(), 0);
@@ -397,18 +418,18 @@ constexpr ParseResult<ArrowPattern> parse_arrow_pattern(std::string_view pattern
     return result;
   }
   result.value.arrow_position = arrow;
-  ParseResult<Expression> left = parse_expression(pattern.substr(0, arrow), 0);
+  ParseResult<BasicExpression<Name>> left = parse_expression<Name>(pattern.substr(0, arrow), 0);
   if (!left.ok()) {
     result.error = left.error;
     return result;
   }
-  ParseResult<Expression> right = parse_expression(pattern.substr(arrow + 2), arrow + 2);
+  ParseResult<BasicExpression<Name>> right = parse_expression<Name>(pattern.substr(arrow + 2), arrow + 2);
   if (!right.ok()) {
     result.error = right.error;
     return result;
   }
-  result.value.left = static_cast<Expression&&>(left.value);
-  result.value.right = static_cast<Expression&&>(right.value);
+  result.value.left = static_cast<BasicExpression<Name>&&>(left.value);
+  result.value.right = static_cast<BasicExpression<Name>&&>(right.value);
   return result;
 }
 
@@ -497,19 +518,22 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
 }
 
 /// An einsum pattern `a b, b c -> a c`: one expression per operand and the output.
-struct EinsumPattern {
-  std::vector<Expression> inputs;
-  Expression output;
+template <class Name>
+struct BasicEinsumPattern {
+  std::vector<BasicExpression<Name>> inputs;
+  BasicExpression<Name> output;
   std::size_t arrow_position = 0;
-  constexpr bool operator==(const EinsumPattern&) const = default;
+  constexpr bool operator==(const BasicEinsumPattern&) const = default;
 };
+using EinsumPattern = BasicEinsumPattern<AxisName>;
 
 /// einsum-pattern-rule: `operand { "," operand } "->" expression`, exactly one "->". Operands allow
 /// `_` and repeated names (traces, diagonals); the output allows `_` but no repeated name (that is
 /// checked, with the rest of einsum's rules, by check_einsum_pattern in pattern_checks.hpp).
-constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view pattern) {
+template <class Name = AxisName>
+constexpr ParseResult<BasicEinsumPattern<Name>> parse_einsum_pattern(std::string_view pattern) {
   using namespace detail::grammar;
-  ParseResult<EinsumPattern> result;
+  ParseResult<BasicEinsumPattern<Name>> result;
   const std::size_t arrow = find_text(pattern, "->");
   if (arrow == std::string_view::npos) {
     result.error = make_error(PatternErrorKind::arrow_count, pattern.size(), 0);
@@ -528,23 +552,23 @@ constexpr ParseResult<EinsumPattern> parse_einsum_pattern(std::string_view patte
       result.error = make_error(PatternErrorKind::einsum_too_many_operands, begin, end - begin);
       return result;
     }
-    ParseResult<Expression> operand =
-        parse_expression(left.substr(begin, end - begin), begin, ExpressionOptions{true, true});
+    ParseResult<BasicExpression<Name>> operand =
+        parse_expression<Name>(left.substr(begin, end - begin), begin, ExpressionOptions{true, true});
     if (!operand.ok()) {
       result.error = operand.error;
       return result;
     }
-    result.value.inputs.push_back(static_cast<Expression&&>(operand.value));
+    result.value.inputs.push_back(static_cast<BasicExpression<Name>&&>(operand.value));
     if (comma == std::string_view::npos) break;
     begin = comma + 1;
   }
-  ParseResult<Expression> output =
-      parse_expression(pattern.substr(arrow + 2), arrow + 2, ExpressionOptions{true, false});
+  ParseResult<BasicExpression<Name>> output =
+      parse_expression<Name>(pattern.substr(arrow + 2), arrow + 2, ExpressionOptions{true, false});
   if (!output.ok()) {
     result.error = output.error;
     return result;
   }
-  result.value.output = static_cast<Expression&&>(output.value);
+  result.value.output = static_cast<BasicExpression<Name>&&>(output.value);
   return result;
 }
 

@@ -20,7 +20,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "einops/detail/compact_pattern.hpp"
 #include "einops/fixed_string.hpp"
 #include "einops/pattern.hpp"
 #include "einops/pattern_checks.hpp"
@@ -74,17 +73,16 @@ struct static_rank {};
 template <fixed_string Name>
 struct affine_axis {};
 
-/// What the library core needs of a pattern argument: its text and, for a checked literal, the
-/// parsed form (so the run time never parses it). A parsed form was checked by the compiler with
-/// the rules of the operation the argument is passed to, so the plan does not check them again.
+/// What the library core needs of a pattern argument: its text, and whether it is a literal. A
+/// literal's parse is not carried into the call: the run time parses each distinct text once (on
+/// its first plan) and caches it, while a parsed form carried by value would be stored at every
+/// call site, which costs the compiler more per literal than the whole check.
 struct PatternRef {
   std::string_view text;
-  const detail::CompactPattern* compact = nullptr;
   bool literal = false;  // a literal: `text` has static storage, so its address identifies it
 
-  PatternRef(std::string_view pattern_text, const detail::CompactPattern* parsed = nullptr,  // NOLINT
-             bool is_literal = false)
-      : text(pattern_text), compact(parsed), literal(is_literal) {}
+  PatternRef(std::string_view pattern_text, bool is_literal = false)  // NOLINT(google-explicit-constructor)
+      : text(pattern_text), literal(is_literal) {}
   PatternRef(const std::string& pattern_text) : text(pattern_text) {}  // NOLINT(google-explicit-constructor)
   template <std::size_t N>
   PatternRef(const char (&pattern_text)[N]) : text(pattern_text, N - 1) {}  // NOLINT(google-explicit-constructor)
@@ -114,27 +112,43 @@ struct lazy_void {
   using type = void;
 };
 
-/// Calls invalid_pattern<"reason of kind">() for `kind`: the reason text comes from the one table
-/// the run-time messages use.
-template <class Lazy, std::size_t... Index>
+/// The faults a grammar can report: the kinds from First to Last. A translation unit instantiates
+/// one compile error per kind of the range, so a grammar names the least range that holds its
+/// faults.
+template <PatternErrorKind First, PatternErrorKind Last>
+struct fault_range {
+  static constexpr std::size_t first = static_cast<std::size_t>(First);
+  static constexpr std::size_t count = static_cast<std::size_t>(Last) - first + 1;
+  static constexpr bool contains(PatternErrorKind kind) { return kind >= First && kind <= Last; }
+};
+/// An arrow pattern's parse (arrow_count ... too_many_axes), the operation's rules and the given
+/// lengths' names (ellipsis_right_only ... duplicate_length_name).
+using arrow_faults = fault_range<PatternErrorKind::arrow_count, PatternErrorKind::duplicate_length_name>;
+using any_fault = fault_range<PatternErrorKind::arrow_count, PatternErrorKind::einsum_too_many_operands>;
+
+/// Calls invalid_pattern<"reason of kind">() for `kind` (First + one of Index): the reason text
+/// comes from the one table the run-time messages use.
+template <class Lazy, std::size_t First, std::size_t... Index>
 constexpr void report_pattern_kind(PatternErrorKind kind, std::index_sequence<Index...>) {
-  ((kind == static_cast<PatternErrorKind>(Index)
-        ? invalid_pattern<reason_literal<static_cast<PatternErrorKind>(Index)>()>()
+  ((kind == static_cast<PatternErrorKind>(First + Index)
+        ? invalid_pattern<reason_literal<static_cast<PatternErrorKind>(First + Index)>()>()
         : void()),
    ...);
 }
 /// One more frame whose argument is the reason: Clang's diagnostics abbreviate a long string
 /// template argument (invalid_pattern's) but print a call's string argument whole, in the note
-/// "in call to 'pattern_is_invalid<void>(..., &"reason"[0])'".
-template <class Lazy>
+/// "in call to 'pattern_is_invalid<void, ...>(..., &"reason"[0])'". A kind outside `Faults` is a
+/// compile error too, without its reason in GCC's words.
+template <class Lazy, class Faults>
 constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const char* reason) {
-  report_pattern_kind<Lazy>(
-      kind, std::make_index_sequence<static_cast<std::size_t>(PatternErrorKind::einsum_too_many_operands) + 1>{});
+  if (!Faults::contains(kind)) invalid_pattern<"Pattern is invalid">();
+  report_pattern_kind<Lazy, Faults::first>(kind, std::make_index_sequence<Faults::count>{});
 }
-/// The compile error of a literal's fault `kind`; called as report_pattern_error<Facts...>(kind).
-template <class... Facts>
+/// The compile error of a literal's fault `kind`, one of `Faults`; called as
+/// report_pattern_error<Faults, Facts...>(kind).
+template <class Faults, class... Facts>
 constexpr void report_pattern_error(PatternErrorKind kind) {
-  pattern_is_invalid<typename lazy_void<Facts...>::type>(kind, reason_text(kind));
+  pattern_is_invalid<typename lazy_void<Facts...>::type, Faults>(kind, reason_text(kind));
 }
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
@@ -207,8 +221,8 @@ struct fact_traits<static_rank<Rank>> {
 
 /// The check of a literal arrow pattern for `operation` that depends on one fact of the call (a
 /// static rank the left side does not accept is reported here, naming both).
-template <class Fact>
-constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operation) {
+template <class Fact, class Name>
+constexpr PatternError check_fact(const BasicArrowPattern<Name>& pattern, Operation operation) {
   using traits = fact_traits<Fact>;
   if constexpr (traits::gives_lengths)
     return check_length_names(pattern, operation, {traits::names, traits::count}, true);
@@ -218,8 +232,8 @@ constexpr PatternError check_fact(const ArrowPattern& pattern, Operation operati
   return {};
 }
 /// The check of a literal check_shape pattern that depends on one fact of the call.
-template <class Fact>
-constexpr PatternError check_shape_fact(const Expression& expression) {
+template <class Fact, class Name>
+constexpr PatternError check_shape_fact(const BasicExpression<Name>& expression) {
   using traits = fact_traits<Fact>;
   if constexpr (traits::gives_lengths) return check_shape_length_names(expression, {traits::names, traits::count});
   if constexpr (traits::rank != kNoStaticRank)
@@ -227,24 +241,25 @@ constexpr PatternError check_shape_fact(const Expression& expression) {
       report_input_rank<traits::rank>(fixed_dims(expression), expression.has_ellipsis);
   return {};
 }
-template <class... Facts>
-constexpr PatternError check_shape_facts([[maybe_unused]] const Expression& expression) {
+template <class... Facts, class Name>
+constexpr PatternError check_shape_facts([[maybe_unused]] const BasicExpression<Name>& expression) {
   PatternError error;
   ((error ? void() : void(error = check_shape_fact<Facts>(expression))), ...);
   return error;
 }
 
 /// Reports an affine axis that the output of `pattern` lacks (a compile error for a literal).
-template <class... Facts>
-constexpr void check_affine_facts([[maybe_unused]] const ArrowPattern& pattern) {
+template <class... Facts, class Name>
+constexpr void check_affine_facts([[maybe_unused]] const BasicArrowPattern<Name>& pattern) {
   ((fact_traits<Facts>::affine_axis.empty() || pattern.right.contains(fact_traits<Facts>::affine_axis)
         ? void()
         : affine_axis_is_invalid(kAffineAxisReasonText)),
    ...);
 }
 
-template <class... Facts>
-constexpr PatternError check_facts([[maybe_unused]] const ArrowPattern& pattern, [[maybe_unused]] Operation operation) {
+template <class... Facts, class Name>
+constexpr PatternError check_facts([[maybe_unused]] const BasicArrowPattern<Name>& pattern,
+                                   [[maybe_unused]] Operation operation) {
   PatternError error;
   ((error ? void() : void(error = check_fact<Facts>(pattern, operation))), ...);
   return error;
@@ -252,18 +267,12 @@ constexpr PatternError check_facts([[maybe_unused]] const ArrowPattern& pattern,
 
 }  // namespace detail
 
-/// A grammar's parsed form when the argument carries none past the check.
-struct no_parsed_form {};
-
 /// The pattern argument of every operation. `Grammar` parses and checks a literal during
-/// compilation and says what parsed form, if any, the literal carries into the call (its
-/// `parsed_form`); `Facts` are what the call tells the check. Operations take it by const
+/// compilation (its `check_literal`); `Facts` are what the call tells the check. Operations take it by const
 /// reference: GCC materialises a consteval constructor's result and then copies it into a
 /// by-value parameter (with store-forwarding stalls), which cost a tiny call a third of its time.
 template <class Grammar, class... Facts>
 class pattern_arg {
-  using parsed_form = typename Grammar::parsed_form;
-
  public:
   /// A literal: parsed and checked now, by the compiler.
   template <std::size_t N>
@@ -273,7 +282,7 @@ class pattern_arg {
     // Parsed from a local copy: the literal may be a template parameter object (`f<"...">()`),
     // whose address GCC 12 cannot constant-fold under -fsanitize=undefined (see read_text).
     const fixed_string<N> copy(literal);
-    Grammar::template check_literal<Facts...>(copy.view(), parsed_);
+    Grammar::template check_literal<Facts...>(copy.view());
 #endif
   }
   pattern_arg(std::string_view text) : text_(text) {}            // NOLINT(google-explicit-constructor)
@@ -284,76 +293,62 @@ class pattern_arg {
   operator std::string_view() const { return text_; }  // NOLINT(google-explicit-constructor)
   /// True for a literal: its text has static storage, so its address identifies it.
   bool is_literal() const { return literal_; }
-  /// True for a literal whose parsed form travels with it.
-  bool is_compiled() const {
-    if constexpr (std::is_same_v<parsed_form, detail::CompactPattern>) return parsed_.fits();
-    else return false;
-  }
-  PatternRef ref() const { return {text_, is_compiled() ? compact() : nullptr, literal_}; }
+  PatternRef ref() const { return {text_, literal_}; }
 
  private:
-  const detail::CompactPattern* compact() const {
-    if constexpr (std::is_same_v<parsed_form, detail::CompactPattern>) return &parsed_;
-    else return nullptr;
-  }
-
   std::string_view text_;
-  [[no_unique_address]] parsed_form parsed_;  // default-initialised: see CompactPattern::tokens_
   bool literal_ = false;
 };
 
 /// rearrange, reduce and repeat (`"b c h w -> b h w c"`): a literal is checked against the call's
-/// facts too, and carries its parsed form into the call unless `CarryParsed` is false.
-template <Operation Op, bool CarryParsed = true>
+/// facts too.
+template <Operation Op>
 struct arrow_grammar {
-  using parsed_form = std::conditional_t<CarryParsed, detail::CompactPattern, no_parsed_form>;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
-    const ParseResult<ArrowPattern> result = parse_arrow_pattern(text);
-    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+  static constexpr void check_literal(std::string_view text) {
+    const ParseResult<BasicArrowPattern<std::string_view>> result = parse_arrow_pattern<std::string_view>(text);
+    if (!result.ok()) detail::report_pattern_error<detail::arrow_faults, Facts...>(result.error.kind);
     if (const PatternError error = check_arrow_pattern(result.value, Op))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::arrow_faults, Facts...>(error.kind);
     if (const PatternError error = detail::check_facts<Facts...>(result.value, Op))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::arrow_faults, Facts...>(error.kind);
     detail::check_affine_facts<Facts...>(result.value);
-    if constexpr (CarryParsed) parsed.record(result.value);
   }
 };
 
 /// pack and unpack (`"b * c"`).
 struct pack_grammar {
-  using parsed_form = no_parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form&) {
+  static constexpr void check_literal(std::string_view text) {
     const ParseResult<PackPattern> result = parse_pack_pattern(text);
-    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+    if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
   }
 };
 
 /// parse_shape (`"b _ h w"`).
 struct shape_grammar {
-  using parsed_form = no_parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form&) {
-    const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
-    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+  static constexpr void check_literal(std::string_view text) {
+    const ParseResult<BasicExpression<std::string_view>> result =
+        parse_expression<std::string_view>(text, 0, ExpressionOptions{true, false});
+    if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_parse_shape_pattern(result.value))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
   }
 };
 
 /// check_shape (`"b t (h p) 3"`): one side of a pattern, with `_`; a literal is also checked
 /// against the lengths the call names (`"t"_ax = 5`) and a static input rank.
 struct check_shape_grammar {
-  using parsed_form = no_parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form&) {
-    const ParseResult<Expression> result = parse_expression(text, 0, ExpressionOptions{true, false});
-    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+  static constexpr void check_literal(std::string_view text) {
+    const ParseResult<BasicExpression<std::string_view>> result =
+        parse_expression<std::string_view>(text, 0, ExpressionOptions{true, false});
+    if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_shape_expression(result.value))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
     if (const PatternError error = detail::check_shape_facts<Facts...>(result.value))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
   }
 };
 
@@ -361,13 +356,12 @@ struct check_shape_grammar {
 /// (`Operands`; 0 when unknown).
 template <std::size_t Operands>
 struct einsum_grammar {
-  using parsed_form = no_parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form&) {
-    const ParseResult<EinsumPattern> result = parse_einsum_pattern(text);
-    if (!result.ok()) detail::report_pattern_error<Facts...>(result.error.kind);
+  static constexpr void check_literal(std::string_view text) {
+    const ParseResult<BasicEinsumPattern<std::string_view>> result = parse_einsum_pattern<std::string_view>(text);
+    if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_einsum_pattern(result.value))
-      detail::report_pattern_error<Facts...>(error.kind);
+      detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
     if (Operands != 0 && result.value.inputs.size() != Operands)
       invalid_pattern<"The number of operands in the pattern differs from the number of tensors given">();
   }

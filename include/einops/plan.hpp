@@ -94,8 +94,8 @@ struct Plan {
   bool is_pure_view_candidate() const { return reduced_axes.empty() && !has_added_axes(); }
 };
 
-/// Builds a plan without the cache (tests, tools). Throws EinopsError. A literal's PatternRef
-/// carries its parsed form, so no parsing happens; a run-time text is parsed once per process.
+/// Builds a plan without the cache (tests, tools). Throws EinopsError. The pattern text is parsed
+/// once per process (literal or not) and its parse cached.
 EINOPS_API Shared<const Plan> make_plan(Operation operation, const std::optional<std::string_view>& reduction,
                                         const PatternRef& pattern, std::span<const std::int64_t> shape,
                                         const AxisLengths& lengths);

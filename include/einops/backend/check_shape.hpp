@@ -20,11 +20,10 @@ namespace detail {
 /// must fit: the diagnostic names both ranks.
 template <std::size_t Rank>
 struct ranked_check_shape_grammar {
-  using parsed_form = no_parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
-    if constexpr (Rank != dynamic_rank) check_shape_grammar::check_literal<Facts..., static_rank<Rank>>(text, parsed);
-    else check_shape_grammar::check_literal<Facts...>(text, parsed);
+  static constexpr void check_literal(std::string_view text) {
+    if constexpr (Rank != dynamic_rank) check_shape_grammar::check_literal<Facts..., static_rank<Rank>>(text);
+    else check_shape_grammar::check_literal<Facts...>(text);
   }
 };
 template <class X, class... Facts>

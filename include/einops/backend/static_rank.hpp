@@ -66,9 +66,9 @@ constexpr void report_output_rank(std::size_t pattern_rank, std::index_sequence<
 template <std::size_t InputRank, std::size_t OutputRank>
 constexpr void check_static_ranks(std::string_view text) {
   if constexpr (InputRank != dynamic_rank || OutputRank != dynamic_rank) {
-    const ParseResult<ArrowPattern> parsed = parse_arrow_pattern(text);
+    const auto parsed = parse_arrow_pattern<std::string_view>(text);
     if (!parsed.ok()) return;  // reported by the pattern's own checks
-    const ArrowPattern& pattern = parsed.value;
+    const BasicArrowPattern<std::string_view>& pattern = parsed.value;
     std::size_t produced = dynamic_rank;
     if constexpr (InputRank != dynamic_rank) {
       if (!accepts_input_rank(pattern, InputRank)) {
@@ -87,25 +87,22 @@ constexpr void check_static_ranks(std::string_view text) {
 
 /// The grammar of an operation on an adapted tensor: a literal is checked as for the built-in
 /// tensor, and also against the input's static rank and the requested output rank.
-template <Operation Op, std::size_t InputRank, std::size_t OutputRank, bool CarryParsed = true>
+template <Operation Op, std::size_t InputRank, std::size_t OutputRank>
 struct ranked_arrow_grammar {
-  using parsed_form = typename arrow_grammar<Op, CarryParsed>::parsed_form;
   template <class... Facts>
-  static constexpr void check_literal(std::string_view text, parsed_form& parsed) {
-    arrow_grammar<Op, CarryParsed>::template check_literal<Facts...>(text, parsed);
+  static constexpr void check_literal(std::string_view text) {
+    arrow_grammar<Op>::template check_literal<Facts...>(text);
     check_static_ranks<InputRank, OutputRank>(text);
   }
 };
 template <Operation Op, std::size_t InputRank, std::size_t OutputRank, class... Facts>
 using ranked_pattern = pattern_arg<ranked_arrow_grammar<Op, InputRank, OutputRank>, Facts...>;
 
-/// The pattern argument of an operation on X. A tensor with its own ops (TensorOps) takes no
-/// parsed form into the call: its recipe is found by the literal's address, and the smaller
-/// argument keeps a repeated call cheap.
+/// The pattern argument of an operation on X (a tensor with its own ops, TensorOps, finds its
+/// recipe by the literal's address).
 template <Operation Op, class X, std::size_t OutputRank, class... Facts>
-using adapted_pattern = std::type_identity_t<pattern_arg<
-    ranked_arrow_grammar<Op, adapted_input<X>::rank, OutputRank, StridedTensor<typename adapted_input<X>::tensor>>,
-    Facts...>>;
+using adapted_pattern =
+    std::type_identity_t<pattern_arg<ranked_arrow_grammar<Op, adapted_input<X>::rank, OutputRank>, Facts...>>;
 
 /// The output rank of the template pattern P for an input of `InputRank`: a constant when the
 /// input rank is one, or when the right side has no ellipsis; dynamic_rank otherwise (and when

@@ -94,14 +94,11 @@ void invalid_pattern();
 
 namespace detail {
 
+/// The reason of `Kind` as a template argument (a variable template: instantiated once per kind,
+/// with no call to evaluate).
 template <PatternErrorKind Kind>
-constexpr std::size_t reason_size() {
-  return std::string_view(reason_text(Kind)).size() + 1;
-}
-template <PatternErrorKind Kind>
-constexpr fixed_string<reason_size<Kind>()> reason_literal() {
-  return fixed_string_of<reason_size<Kind>()>(reason_text(Kind));
-}
+inline constexpr auto kReasonLiteral =
+    fixed_string_of<std::string_view(reason_text(Kind)).size() + 1>(reason_text(Kind));
 
 /// Always void, but named through the call's facts: a call written with it is dependent, so the
 /// dispatch over every kind below is instantiated by a translation unit that checks a literal,
@@ -131,7 +128,7 @@ using any_fault = fault_range<PatternErrorKind::arrow_count, PatternErrorKind::e
 template <class Lazy, std::size_t First, std::size_t... Index>
 constexpr void report_pattern_kind(PatternErrorKind kind, std::index_sequence<Index...>) {
   ((kind == static_cast<PatternErrorKind>(First + Index)
-        ? invalid_pattern<reason_literal<static_cast<PatternErrorKind>(First + Index)>()>()
+        ? invalid_pattern<kReasonLiteral<static_cast<PatternErrorKind>(First + Index)>>()
         : void()),
    ...);
 }

@@ -56,6 +56,27 @@ bool band_rows_share_l1_sets(const CopySchedule& s, std::int64_t element_size) {
   return false;
 }
 
+/// Whether lines `stride` elements apart fall in at most kMaxTileSets L1 sets, however many of
+/// them: a stride of a multiple of kL1Sets * 64 / kMaxTileSets bytes.
+constexpr std::int64_t kMaxTileSets = 4;
+
+bool lines_share_l1_sets(std::int64_t stride, std::int64_t element_size) {
+  constexpr std::int64_t kCrowdingStrideBytes = kL1Sets * 64 / kMaxTileSets;
+  return stride != 0 && (stride * element_size) % kCrowdingStrideBytes == 0;
+}
+
+/// Whether a transposing copy in the caches goes column block by column block (see
+/// CopySchedule::columns_first): a tile's output lines crowd a few L1 sets, so that the tiles of
+/// a band, which write lines in the same sets, would evict each other's; the tiles down a column
+/// block write the next set each. Not where the rows crowd sets themselves, which a column
+/// block reads all of.
+bool columns_first_pays(const CopySchedule& s, std::int64_t element_size) {
+  const bool rows_crowd =
+      s.stage_rows || (s.row_rank == 1 && lines_share_l1_sets(s.row_loops[0].in_stride, element_size));
+  return s.kernel == TileKernel::transpose && s.cached && !rows_crowd &&
+         lines_share_l1_sets(s.col_out_stride, element_size);
+}
+
 /// Pixels of a short-axis block: about kShortAxisBlockBytes of output, whole cache lines of each
 /// channel's plane. Blocks only bound the threading chunks: a block is one kernel call that
 /// streams its rows, with no per-block tables.
@@ -249,6 +270,9 @@ CopySchedule make_copy_schedule(const Walk& walk, std::size_t element_size) {
   }
   s.stream = s.total * es >= (s.kernel == TileKernel::fill ? kFillStreamMinBytes : kStreamMinBytes);
   s.stage_rows = s.kernel == TileKernel::transpose && band_rows_share_l1_sets(s, es);
+  s.columns_first = columns_first_pays(s, es);
+  // A tile's output lines all in one set: kL1Sets lines' worth of bytes apart.
+  s.stage_lines = s.columns_first && (s.col_out_stride * es) % (kL1Sets * 64) == 0;
 
   const int loops = s.batched ? s.outer_rank - 1 : s.outer_rank;
   std::int64_t outer_count = 1;
@@ -314,7 +338,9 @@ TilePlace locate_tile(const CopySchedule& s, std::int64_t item, std::int64_t* ro
   // row's offset is needed (and its rows may be more than the table holds).
   tabulate_row_offsets(s, r0, s.kernel == TileKernel::fill ? 1 : rows, row_in);
   std::int64_t row_step = 0;  // the line-transposing kernel reads it
-  if (s.kernel == TileKernel::transpose && rows > 1) {
+  if (s.kernel == TileKernel::transpose && s.row_rank == 1) {
+    row_step = s.row_loops[0].in_stride;
+  } else if (s.kernel == TileKernel::transpose && rows > 1) {
     row_step = row_in[1] - row_in[0];
     for (std::int64_t r = 2; r < rows && row_step != 0; ++r)
       if (row_in[r] - row_in[r - 1] != row_step) row_step = 0;

@@ -82,6 +82,11 @@ struct CopySchedule {
   bool stream = false;      // non-temporal stores (output larger than the caches)
   bool cached = false;      // small enough to run in the caches: no software prefetches
   bool stage_rows = false;  // transposes: a band's rows crowd a few L1 sets; copy their lines first
+  // Transposes in the caches whose tiles' output lines crowd a few L1 sets: tiles down each
+  // column block's rows, then the next columns (instead of band by band); where a tile's lines
+  // share one set, each column block goes through an L1 buffer (stage_lines).
+  bool columns_first = false;
+  bool stage_lines = false;
 
   // Work items (outer index, batch block, row block, column block) and the items per chunk of
   // threading: derived from the above once, so that a call divides nothing.
@@ -95,6 +100,11 @@ struct CopySchedule {
 /// Input offsets of rows [first, first + count) of the schedule's row chain, into `offsets`: one
 /// division per chain loop, then an odometer.
 inline void tabulate_row_offsets(const CopySchedule& s, std::int64_t first, std::int64_t count, std::int64_t* offsets) {
+  if (s.row_rank == 1) {  // one loop: a multiply per row, which the compiler vectorises
+    const std::int64_t stride = s.row_loops[0].in_stride;
+    for (std::int64_t r = 0; r < count; ++r) offsets[r] = (first + r) * stride;
+    return;
+  }
   // row_loops is innermost first: odometer dimension d is row loop row_rank - 1 - d.
   const auto loop = [&](int d) -> const Loop& { return s.row_loops[s.row_rank - 1 - d]; };
   std::int64_t index[kMaxRank];

@@ -41,8 +41,10 @@ struct Tile {
   std::int64_t col_in, col_out;
   std::int64_t batch, batch_in, batch_out;
   bool stream;
-  bool prefetch;    // units: prefetch the next entry's runs (copies beyond the caches)
-  bool stage_rows;  // transposes: copy each band's input lines to L1 first (see the schedule)
+  bool prefetch;       // units: prefetch the next entry's runs (copies beyond the caches)
+  bool stage_rows;     // transposes: copy each band's input lines to L1 first (see the schedule)
+  bool columns_first;  // line transposes: tiles down the rows of each column block, then the next
+  bool stage_lines;    // line transposes: columns first, each column block through an L1 buffer
   // The block this thread copies next (for prefetching): its first batch entry's input and row
   // offsets, rows and columns; next_rows == 0 when there is none.
   const Word* next_in;
@@ -517,6 +519,32 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
   }
 }
 
+/// One L x L tile of LineTransposeImpl: rows [r, r + L) x columns [c, c + L) of one batch entry
+/// (`in`), column j written at target + j * target_stride.
+template <class Word, bool kStream>
+HWY_INLINE void LineTile(const Tile<Word>& t, const Word* in, std::int64_t r, std::int64_t c, Word* target,
+                         std::int64_t target_stride, bool stage, Word* staged) {
+  constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
+  const hn::CappedTag<Word, static_cast<std::size_t>(L)> d;
+  if constexpr (sizeof(Word) >= 4 && hn::MaxLanes(d) * sizeof(Word) == 64) {
+    (void)stage, (void)staged;
+    TransposeWholeLinesTile<Word, kStream>(in + c, t.row_in + r, target, target_stride);
+  } else if (stage) {
+    for (std::int64_t k = 0; k < L; ++k)
+      for (std::int64_t q = 0; q < L; q += static_cast<std::int64_t>(hn::MaxLanes(d)))
+        hn::Store(hn::LoadU(d, in + t.row_in[r + k] + c + q), d, staged + k * L + q);
+    TransposeLineTile<Word, kStream, L>(staged, L, target, target_stride);
+  } else {
+    TransposeLineTile<Word, kStream, 0>(in + t.row_in[r] + c, t.row_step, target, target_stride);
+  }
+}
+
+/// Lines staged in L1 per column (kMaxBlockRows elements each) and output lines written together
+/// when LineTransposeImpl stages a column block (Tile::stage_lines): each pass writes
+/// kStagedLinesPerPass output lines along the whole block, so that few lines of one L1 set are
+/// written at a time.
+constexpr std::int64_t kStagedLinesPerPass = 2;
+
 /// Transposes for vectors of a whole cache line (512 bits): a vector holds four 16-byte blocks
 /// from four groups of R rows, so after the interleave stages (which work per block) vector f
 /// holds column f of all L rows of a band, one whole output line, stored straight from the
@@ -531,6 +559,11 @@ HWY_INLINE void TransposeWholeLinesTile(const Word* in, const std::int64_t* row_
 /// between pieces, so their lines are first copied whole into an L1 buffer (rows that do not
 /// conflict skip the copy, which would cost more than it saves). Rows without one common stride
 /// (a chain of several axes) are staged too, so the tile always sees strided rows.
+/// Tiles go band by band (each input row read along), or, for copies in the caches whose tiles
+/// write lines that share a few L1 sets, column block by column block (t.columns_first: the next
+/// tile writes the next set instead of the same ones). Where a tile's output lines all share one
+/// set (t.stage_lines), a column block's tiles go to an L1 buffer first, whose lines then leave
+/// kStagedLinesPerPass output lines at a time.
 template <class Word, bool kStream>
 void LineTransposeImpl(const Tile<Word>& t) {
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
@@ -546,19 +579,28 @@ void LineTransposeImpl(const Tile<Word>& t) {
     const NextRead<Word> next(t, b);
     const std::int64_t r_begin = LineAlignedFirstRow(out, col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
-    for (std::int64_t r = r_begin; r < r_full; r += L) {
+    if (t.stage_lines) {
+      HWY_ALIGN Word lines[L * kMaxBlockRows];
+      const auto lanes = static_cast<std::int64_t>(hn::MaxLanes(d));
       for (std::int64_t c = 0; c < c_full; c += L) {
-        next.prefetch_tile(r, L, c);
-        Word* target = out + c * col_out + r;
-        if constexpr (kWholeLines) {
-          TransposeWholeLinesTile<Word, kStream>(in + c, t.row_in + r, target, col_out);
-        } else if (stage) {
-          for (std::int64_t i = 0; i < L; ++i)
-            for (std::int64_t q = 0; q < L; q += static_cast<std::int64_t>(hn::MaxLanes(d)))
-              hn::Store(hn::LoadU(d, in + t.row_in[r + i] + c + q), d, staged + i * L + q);
-          TransposeLineTile<Word, kStream, L>(staged, L, target, col_out);
-        } else {
-          TransposeLineTile<Word, kStream, 0>(in + t.row_in[r] + c, t.row_step, target, col_out);
+        for (std::int64_t r = r_begin; r < r_full; r += L)
+          LineTile<Word, kStream>(t, in, r, c, lines + (r - r_begin), kMaxBlockRows, stage, staged);
+        for (std::int64_t k0 = 0; k0 < L; k0 += kStagedLinesPerPass)
+          for (std::int64_t q = 0; q < r_full - r_begin; q += lanes)
+            for (std::int64_t k = k0; k < k0 + kStagedLinesPerPass; ++k)
+              StoreVector<Word, kStream>(hn::Load(d, lines + k * kMaxBlockRows + q),
+                                         out + (c + k) * col_out + r_begin + q);
+      }
+    } else {
+      // Band by band (rows outer), or column block by column block (t.columns_first).
+      const bool columns_first = t.columns_first;
+      const std::int64_t outer_begin = columns_first ? 0 : r_begin, outer_end = columns_first ? c_full : r_full;
+      const std::int64_t inner_begin = columns_first ? r_begin : 0, inner_end = columns_first ? r_full : c_full;
+      for (std::int64_t i = outer_begin; i < outer_end; i += L) {
+        for (std::int64_t j = inner_begin; j < inner_end; j += L) {
+          const std::int64_t r = columns_first ? j : i, c = columns_first ? i : j;
+          next.prefetch_tile(r, L, c);
+          LineTile<Word, kStream>(t, in, r, c, out + c * col_out + r, col_out, stage, staged);
         }
       }
     }
@@ -625,6 +667,8 @@ void Execute(const CopySchedule& s, const Word* in, Word* out) {
     tile.stream = s.stream;
     tile.prefetch = !s.cached;
     tile.stage_rows = s.stage_rows;
+    tile.columns_first = s.columns_first;
+    tile.stage_lines = s.stage_lines;
   };
 
   parallel_for(s.items, s.chunk_items, 2 * bytes >= kParallelMinBytes, [&](std::int64_t begin, std::int64_t end) {

@@ -405,6 +405,43 @@ TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {
   check_copy<std::uint16_t>(spread_chain, true, "spread row chain u16", true);
 }
 
+TEST_P(EveryTarget, CachedTransposesGoDownColumnsWhereOutputLinesCrowdL1Sets) {
+  // b (h w) c -> b c h w with 69 or 60 channels: output lines 1 KB apart (256 tokens) share four L1
+  // sets, so the tiles go column block by column block (columns_first); 4 KB apart (1024 tokens)
+  // they share one, and each column block goes through an L1 buffer (stage_lines). 1000 tokens
+  // spread over every set and keep bands; so do copies beyond the caches. Full tiles, edge
+  // columns and rows before and after a line boundary (output offsets), several row blocks.
+  const Problem quarter = permutation_problem({256, 69}, {1, 0});
+  const Problem one_set = permutation_problem({2, 1024, 60}, {0, 2, 1});  // at most 1 MiB of 8-byte words
+  const Problem spread = permutation_problem({1000, 69}, {1, 0});
+  const Problem large = permutation_problem({8, 1024, 69}, {0, 2, 1});
+  const auto schedule = [](const Problem& p, std::size_t element_size) {
+    return einops::detail::make_copy_schedule(p.walk(true), element_size);
+  };
+  EXPECT_TRUE(schedule(quarter, 4).columns_first);
+  EXPECT_FALSE(schedule(quarter, 4).stage_lines);
+  EXPECT_TRUE(schedule(one_set, 4).columns_first);
+  EXPECT_TRUE(schedule(one_set, 4).stage_lines);
+  EXPECT_TRUE(schedule(one_set, 8).stage_lines);
+  EXPECT_FALSE(schedule(spread, 4).columns_first);
+  EXPECT_FALSE(schedule(large, 4).cached);
+  EXPECT_FALSE(schedule(large, 4).columns_first);
+  for (const std::int64_t offset : {0, 1, 7, 15}) {
+    for (const Problem& base : {quarter, one_set, spread}) {
+      Problem p = base;
+      p.out_base = offset;
+      p.out_size += offset;
+      const std::string context =
+          std::to_string(base.dims.back().extent) + " tokens, output offset " + std::to_string(offset);
+      check_copy<std::uint32_t>(p, true, context + " u32", true);
+      check_copy<std::uint64_t>(p, true, context + " u64", true);
+      check_copy<std::uint16_t>(p, true, context + " u16", true);
+      check_copy<std::uint8_t>(p, true, context + " u8", true);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST_P(EveryTarget, TransposeBlocksAreNarrowWhereOutputRunsEndWithTheBlock) {
   // h w -> w h with more rows than a block holds and more columns than 1 KB of a row: the next
   // block writes other output rows, so a block takes 32 columns (a whole line for 1-byte words).
@@ -970,6 +1007,7 @@ TEST_F(Threads, ResultsAreBitIdenticalForAnyThreadCount) {
       {{5, 4000, 16}, "a b c -> b a", "mean"},
       {{16, 16, n / 256}, "a b c -> c b a", ""},  // a copy
       {{197, 12, 64}, "n h d -> h n d", ""},      // a copy the caches hold, in whole runs (threads from 512 KiB)
+      {{4, 1024, 64}, "b t c -> b c t", ""},      // a cached transpose through an L1 buffer (stage_lines)
   };
   for (const Case& c : cases) {
     const einops::TensorView<const float> view(x.data(), c.shape);

@@ -301,9 +301,15 @@ class pattern_arg {
 /// facts too.
 template <Operation Op>
 struct arrow_grammar {
+  /// A literal's parse, its names viewing the literal's text.
+  using literal_parse = ParseResult<BasicArrowPattern<std::string_view>>;
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    const ParseResult<BasicArrowPattern<std::string_view>> result = parse_arrow_pattern<std::string_view>(text);
+    check_parse<Facts...>(parse_arrow_pattern<std::string_view>(text));
+  }
+  /// check_literal's checks of the literal's parse (for grammars that check more on the same parse).
+  template <class... Facts>
+  static constexpr void check_parse(const literal_parse& result) {
     if (!result.ok()) detail::report_pattern_error<detail::arrow_faults, Facts...>(result.error.kind);
     if (const PatternError error = check_arrow_pattern(result.value, Op))
       detail::report_pattern_error<detail::arrow_faults, Facts...>(error.kind);

@@ -63,12 +63,10 @@ constexpr void report_output_rank(std::size_t pattern_rank, std::index_sequence<
    ...);
 }
 
+/// The static ranks' checks of a valid literal pattern.
 template <std::size_t InputRank, std::size_t OutputRank>
-constexpr void check_static_ranks(std::string_view text) {
+constexpr void check_static_ranks([[maybe_unused]] const BasicArrowPattern<std::string_view>& pattern) {
   if constexpr (InputRank != dynamic_rank || OutputRank != dynamic_rank) {
-    const auto parsed = parse_arrow_pattern<std::string_view>(text);
-    if (!parsed.ok()) return;  // reported by the pattern's own checks
-    const BasicArrowPattern<std::string_view>& pattern = parsed.value;
     std::size_t produced = dynamic_rank;
     if constexpr (InputRank != dynamic_rank) {
       if (!accepts_input_rank(pattern, InputRank)) {
@@ -91,8 +89,10 @@ template <Operation Op, std::size_t InputRank, std::size_t OutputRank>
 struct ranked_arrow_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    arrow_grammar<Op>::template check_literal<Facts...>(text);
-    check_static_ranks<InputRank, OutputRank>(text);
+    // One parse for both: a fault of the pattern itself ends the evaluation in check_parse.
+    const typename arrow_grammar<Op>::literal_parse result = parse_arrow_pattern<std::string_view>(text);
+    arrow_grammar<Op>::template check_parse<Facts...>(result);
+    check_static_ranks<InputRank, OutputRank>(result.value);
   }
 };
 template <Operation Op, std::size_t InputRank, std::size_t OutputRank, class... Facts>

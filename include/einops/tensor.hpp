@@ -290,9 +290,16 @@ class AnyTensor {
 
   /// The same tensor, typed; throws EinopsError when T is not its dtype.
   template <Element T>
-  Tensor<T> as() const {
+  Tensor<T> as() const& {
     if (dtype_v<T> != dtype_) detail::throw_dtype_mismatch(dtype_, dtype_v<T>);
     return Tensor<T>(storage_, static_cast<T*>(data_), shape_, strides_);
+  }
+  /// The same, from a tensor about to go (an operation's result): its shape and strides move,
+  /// which also spares each caller the instantiation of their copy.
+  template <Element T>
+  Tensor<T> as() && {
+    if (dtype_v<T> != dtype_) detail::throw_dtype_mismatch(dtype_, dtype_v<T>);
+    return Tensor<T>(std::move(storage_), static_cast<T*>(data_), std::move(shape_), std::move(strides_));
   }
   template <Element T>
   operator Tensor<T>() const {

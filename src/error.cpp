@@ -101,14 +101,4 @@ void throw_call_error(std::string_view operation, std::string_view pattern, std:
 }
 
 }  // namespace detail
-
-AnyTensor::AnyTensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
-  const std::int64_t count = detail::checked_allocation_count(shape_, dtype_size(dtype));
-  const std::size_t bytes = static_cast<std::size_t>(count > 0 ? count : 1) * dtype_size(dtype);
-  detail::Allocation memory = detail::allocate_buffer(bytes, true);  // zero-filled like Tensor<T>
-  storage_ = std::move(memory.storage);
-  data_ = memory.data;
-  strides_ = detail::row_major_strides(shape_);
-}
-
 }  // namespace einops

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "einops/detail/reduce_with.hpp"
@@ -67,19 +68,19 @@ template <Element T>
 struct input_traits<Tensor<T>> {
   using result = Tensor<T>;
   static TensorRef single(const Tensor<T>& x) { return x; }
-  static result typed(const AnyTensor& y) { return y.as<T>(); }
+  static result typed(AnyTensor y) { return std::move(y).as<T>(); }
 };
 template <Element T>
 struct input_traits<TensorView<T>> {
   using result = Tensor<std::remove_const_t<T>>;
   static TensorRef single(const TensorView<T>& x) { return x; }
-  static result typed(const AnyTensor& y) { return y.as<std::remove_const_t<T>>(); }
+  static result typed(AnyTensor y) { return std::move(y).as<std::remove_const_t<T>>(); }
 };
 template <>
 struct input_traits<AnyTensor> {
   using result = AnyTensor;
   static TensorRef single(const AnyTensor& x) { return x; }
-  static result typed(const AnyTensor& y) { return y; }
+  static result typed(AnyTensor y) { return y; }
 };
 template <class Item>
   requires requires { typename input_traits<Item>::result; }  // a list of other types is no TensorInput
@@ -87,7 +88,7 @@ struct input_traits<std::vector<Item>> {
   using result = typename input_traits<Item>::result;
   static constexpr bool is_list = true;
   static std::vector<AnyTensor> list(const std::vector<Item>& xs) { return {xs.begin(), xs.end()}; }
-  static result typed(const AnyTensor& y) { return input_traits<Item>::typed(y); }
+  static result typed(AnyTensor y) { return input_traits<Item>::typed(std::move(y)); }
 };
 
 template <>
@@ -95,7 +96,7 @@ struct input_traits<std::span<const AnyTensor>> {
   using result = AnyTensor;
   static constexpr bool is_list = true;
   static std::span<const AnyTensor> list(std::span<const AnyTensor> xs) { return xs; }
-  static result typed(const AnyTensor& y) { return y; }
+  static result typed(AnyTensor y) { return y; }
 };
 
 template <class X>

@@ -439,13 +439,15 @@ constexpr bool is_valid_axis_name(std::string_view name) {
 }
 
 /// A pack/unpack pattern such as `"b * c"`: the named axes before and after the one `*`.
-struct PackPattern {
-  std::vector<Axis> before;
-  std::vector<Axis> after;
+template <class Name>
+struct BasicPackPattern {
+  std::vector<BasicAxis<Name>> before;
+  std::vector<BasicAxis<Name>> after;
   std::size_t star_position = 0;
   constexpr std::size_t min_rank() const { return before.size() + after.size(); }
-  constexpr bool operator==(const PackPattern&) const = default;
+  constexpr bool operator==(const BasicPackPattern&) const = default;
 };
+using PackPattern = BasicPackPattern<AxisName>;
 
 namespace detail::grammar {
 
@@ -466,9 +468,11 @@ struct Token {
 /// pack-pattern-rule: einops' own mini-grammar for pack and unpack. Tokens are separated by any
 /// whitespace; exactly one is `*`, the others are axis names, each once. No brackets, numbers or
 /// ellipsis. Checks come in einops' order: duplicates (two `*` included), no `*`, invalid names.
-constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) {
+/// With `Name` = std::string_view, the names view `pattern`.
+template <class Name = AxisName>
+constexpr ParseResult<BasicPackPattern<Name>> parse_pack_pattern(std::string_view pattern) {
   using namespace detail::grammar;
-  ParseResult<PackPattern> result;
+  ParseResult<BasicPackPattern<Name>> result;
   std::vector<Token> tokens;
   std::size_t token_begin = std::string_view::npos;
   for (std::size_t at = 0; at < pattern.size();) {
@@ -511,7 +515,7 @@ constexpr ParseResult<PackPattern> parse_pack_pattern(std::string_view pattern) 
       return result;
     }
     (i < star ? result.value.before : result.value.after)
-        .push_back(Axis{AxisKind::named, AxisName(name), 0, tokens[i].begin});
+        .push_back(BasicAxis<Name>{AxisKind::named, Name(name), 0, tokens[i].begin});
   }
   result.value.star_position = tokens[star].begin;
   return result;

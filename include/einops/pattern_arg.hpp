@@ -100,14 +100,17 @@ template <PatternErrorKind Kind>
 inline constexpr auto kReasonLiteral =
     fixed_string_of<std::string_view(reason_text(Kind)).size() + 1>(reason_text(Kind));
 
-/// Always void, but named through the call's facts: a call written with it is dependent, so the
-/// dispatch over every kind below is instantiated by a translation unit that checks a literal,
-/// not by every one that includes this header (Clang instantiates a constexpr function template
-/// as soon as a template names it non-dependently).
-template <class... Facts>
-struct lazy_void {
-  using type = void;
+/// Always `T`, but named through the call's facts: what is written with it is dependent, so the
+/// literal's parser, its checks and the dispatch over every fault below are instantiated by a
+/// translation unit that checks a literal, not by every one that includes this header (Clang
+/// instantiates a constexpr function template as soon as a template names it non-dependently).
+template <class T, class... Facts>
+struct lazy_type {
+  using type = T;
 };
+/// The name type of a literal's parse (its names view the literal's text), through the facts.
+template <class... Facts>
+using literal_name = typename lazy_type<std::string_view, Facts...>::type;
 
 /// The faults a grammar can report: the kinds from First to Last. A translation unit instantiates
 /// one compile error per kind of the range, so a grammar names the least range that holds its
@@ -145,7 +148,7 @@ constexpr void pattern_is_invalid(PatternErrorKind kind, [[maybe_unused]] const 
 /// report_pattern_error<Faults, Facts...>(kind).
 template <class Faults, class... Facts>
 constexpr void report_pattern_error(PatternErrorKind kind) {
-  pattern_is_invalid<typename lazy_void<Facts...>::type, Faults>(kind, reason_text(kind));
+  pattern_is_invalid<typename lazy_type<void, Facts...>::type, Faults>(kind, reason_text(kind));
 }
 
 inline constexpr std::size_t kNoStaticRank = static_cast<std::size_t>(-1);
@@ -301,15 +304,13 @@ class pattern_arg {
 /// facts too.
 template <Operation Op>
 struct arrow_grammar {
-  /// A literal's parse, its names viewing the literal's text.
-  using literal_parse = ParseResult<BasicArrowPattern<std::string_view>>;
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    check_parse<Facts...>(parse_arrow_pattern<std::string_view>(text));
+    check_parse<Facts...>(parse_arrow_pattern<detail::literal_name<Facts...>>(text));
   }
   /// check_literal's checks of the literal's parse (for grammars that check more on the same parse).
   template <class... Facts>
-  static constexpr void check_parse(const literal_parse& result) {
+  static constexpr void check_parse(const ParseResult<BasicArrowPattern<detail::literal_name<Facts...>>>& result) {
     if (!result.ok()) detail::report_pattern_error<detail::arrow_faults, Facts...>(result.error.kind);
     if (const PatternError error = check_arrow_pattern(result.value, Op))
       detail::report_pattern_error<detail::arrow_faults, Facts...>(error.kind);
@@ -323,7 +324,7 @@ struct arrow_grammar {
 struct pack_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    const ParseResult<PackPattern> result = parse_pack_pattern(text);
+    const auto result = parse_pack_pattern<detail::literal_name<Facts...>>(text);
     if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
   }
 };
@@ -332,8 +333,7 @@ struct pack_grammar {
 struct shape_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    const ParseResult<BasicExpression<std::string_view>> result =
-        parse_expression<std::string_view>(text, 0, ExpressionOptions{true, false});
+    const auto result = parse_expression<detail::literal_name<Facts...>>(text, 0, ExpressionOptions{true, false});
     if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_parse_shape_pattern(result.value))
       detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
@@ -345,8 +345,7 @@ struct shape_grammar {
 struct check_shape_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    const ParseResult<BasicExpression<std::string_view>> result =
-        parse_expression<std::string_view>(text, 0, ExpressionOptions{true, false});
+    const auto result = parse_expression<detail::literal_name<Facts...>>(text, 0, ExpressionOptions{true, false});
     if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_shape_expression(result.value))
       detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
@@ -361,7 +360,7 @@ template <std::size_t Operands>
 struct einsum_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
-    const ParseResult<BasicEinsumPattern<std::string_view>> result = parse_einsum_pattern<std::string_view>(text);
+    const auto result = parse_einsum_pattern<detail::literal_name<Facts...>>(text);
     if (!result.ok()) detail::report_pattern_error<detail::any_fault, Facts...>(result.error.kind);
     if (const PatternError error = check_einsum_pattern(result.value))
       detail::report_pattern_error<detail::any_fault, Facts...>(error.kind);
@@ -391,7 +390,8 @@ template <fixed_string Text>
 struct static_pattern {
   static constexpr std::string_view text = Text.view();
   static constexpr ParseResult<ArrowPattern> parsed() {
-    return read_text<Text>([](std::string_view pattern) { return parse_arrow_pattern(pattern); });
+    // A generic lambda: the parser is instantiated with the pattern, not with this header.
+    return read_text<Text>([](auto pattern) { return parse_arrow_pattern(pattern); });
   }
   static constexpr bool valid = parsed().ok();
   static_assert(valid, "einops: the pattern does not parse (use it as an ordinary literal argument to see why)");

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include "einops/export.hpp"
 #include "einops/ops.hpp"
@@ -46,7 +47,7 @@ struct view_result;
 template <Element T>
 struct view_result<Tensor<T>> {
   using type = Tensor<T>;
-  static type typed(const AnyTensor& y) { return y.as<T>(); }
+  static type typed(AnyTensor y) { return std::move(y).as<T>(); }
 };
 template <Element T>
 struct view_result<TensorView<T>> {
@@ -59,7 +60,7 @@ struct view_result<TensorView<T>> {
 template <>
 struct view_result<AnyTensor> {
   using type = AnyTensor;
-  static type typed(const AnyTensor& y) { return y; }
+  static type typed(AnyTensor y) { return y; }
 };
 
 template <class X>

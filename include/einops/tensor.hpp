@@ -36,6 +36,14 @@ struct Allocation {
 /// einops/memory.hpp). Kernels run fastest when rows start on cache lines.
 EINOPS_API Allocation allocate_buffer(std::size_t bytes, bool zeroed);
 
+/// Zero-filled memory for a new tensor of `shape` with elements of `element_size` bytes (at least
+/// one element's worth, so that an empty tensor has a valid pointer): its first byte, with
+/// `storage` set to keep it and `strides` to its row-major strides. Throws EinopsError (as
+/// checked_allocation_count) for a shape that may not be allocated. Out of line: a tensor's
+/// constructor is one call in each caller, for every element type.
+EINOPS_API void* allocate_tensor(std::span<const std::int64_t> shape, std::size_t element_size, Storage& storage,
+                                 Shape& strides);
+
 /// A shape or strides as a span, made from its pointer and length: the compiler checks that
 /// constructor's constraints several times faster than the one from a container.
 inline std::span<const std::int64_t> as_span(const Shape& values) noexcept { return {values.data(), values.size()}; }
@@ -190,12 +198,7 @@ class Tensor {
   explicit Tensor(Shape shape) : shape_(std::move(shape)) {
     static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                   "zero bytes are a zero of every element type");
-    const std::int64_t count = detail::checked_allocation_count(detail::as_span(shape_), sizeof(T));
-    detail::Allocation memory =
-        detail::allocate_buffer(static_cast<std::size_t>(count > 0 ? count : 1) * sizeof(T), true);
-    storage_ = std::move(memory.storage);
-    data_ = static_cast<T*>(memory.data);
-    strides_ = detail::row_major_strides(detail::as_span(shape_));
+    data_ = static_cast<T*>(detail::allocate_tensor(detail::as_span(shape_), sizeof(T), storage_, strides_));
   }
   /// A tensor holding `values` in row-major order.
   Tensor(Shape shape, const std::vector<T>& values) : Tensor(std::move(shape)) {
@@ -287,9 +290,16 @@ class AnyTensor {
 
   /// The same tensor, typed; throws EinopsError when T is not its dtype.
   template <Element T>
-  Tensor<T> as() const {
+  Tensor<T> as() const& {
     if (dtype_v<T> != dtype_) detail::throw_dtype_mismatch(dtype_, dtype_v<T>);
     return Tensor<T>(storage_, static_cast<T*>(data_), shape_, strides_);
+  }
+  /// The same, from a tensor about to go (an operation's result): its shape and strides move,
+  /// which also spares each caller the instantiation of their copy.
+  template <Element T>
+  Tensor<T> as() && {
+    if (dtype_v<T> != dtype_) detail::throw_dtype_mismatch(dtype_, dtype_v<T>);
+    return Tensor<T>(std::move(storage_), static_cast<T*>(data_), std::move(shape_), std::move(strides_));
   }
   template <Element T>
   operator Tensor<T>() const {

@@ -96,8 +96,7 @@ auto run_einsum(const Args&... args) {
 
 template <fixed_string P>
 constexpr std::size_t einsum_output_rank() {
-  const ParseResult<EinsumPattern> parsed =
-      read_text<P>([](std::string_view text) { return parse_einsum_pattern(text); });
+  const ParseResult<EinsumPattern> parsed = read_text<P>([](auto text) { return parse_einsum_pattern(text); });
   if (!parsed.ok() || parsed.value.output.has_ellipsis) return dynamic_rank;
   return parsed.value.output.groups.size();
 }
@@ -120,7 +119,7 @@ auto einsum(const Args&... args) {
 template <fixed_string P, AdaptedTensor... Xs>
   requires(sizeof...(Xs) > 0)
 auto einsum(const Xs&... operands) {
-  static_assert(read_text<P>([](std::string_view text) { return parse_einsum_pattern(text); }).ok(),
+  static_assert(read_text<P>([](auto text) { return parse_einsum_pattern(text); }).ok(),
                 "einops: the einsum pattern does not parse (pass it as a run-time string to see why)");
   return detail::run_einsum<detail::einsum_output_rank<P>()>(operands..., P.view());
 }

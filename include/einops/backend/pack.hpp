@@ -86,7 +86,7 @@ auto run_unpack(const X& packed, const std::vector<Shape>& packed_shapes, std::s
 
 template <fixed_string P>
 constexpr std::size_t pack_pattern_rank() {
-  const ParseResult<PackPattern> parsed = read_text<P>([](std::string_view text) { return parse_pack_pattern(text); });
+  const ParseResult<PackPattern> parsed = read_text<P>([](auto text) { return parse_pack_pattern(text); });
   return parsed.ok() ? parsed.value.before.size() + parsed.value.after.size() + 1 : dynamic_rank;
 }
 

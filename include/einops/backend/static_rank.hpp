@@ -90,7 +90,7 @@ struct ranked_arrow_grammar {
   template <class... Facts>
   static constexpr void check_literal(std::string_view text) {
     // One parse for both: a fault of the pattern itself ends the evaluation in check_parse.
-    const typename arrow_grammar<Op>::literal_parse result = parse_arrow_pattern<std::string_view>(text);
+    const auto result = parse_arrow_pattern<detail::literal_name<Facts...>>(text);
     arrow_grammar<Op>::template check_parse<Facts...>(result);
     check_static_ranks<InputRank, OutputRank>(result.value);
   }
@@ -109,8 +109,7 @@ using adapted_pattern =
 /// the input rank does not fit, which the pattern's check reports).
 template <fixed_string P, std::size_t InputRank>
 constexpr std::size_t template_pattern_output_rank() {
-  const ParseResult<ArrowPattern> parsed =
-      read_text<P>([](std::string_view text) { return parse_arrow_pattern(text); });
+  const ParseResult<ArrowPattern> parsed = read_text<P>([](auto text) { return parse_arrow_pattern(text); });
   if (!parsed.ok()) return dynamic_rank;
   if (InputRank != dynamic_rank)
     return accepts_input_rank(parsed.value, InputRank) ? output_rank(parsed.value, InputRank) : dynamic_rank;

@@ -1,6 +1,8 @@
 // Kernel benchmarks: every case of cases.cpp with einops (into preallocated outputs), the
 // reference pass (memcpy of the output's bytes, or a read of the input), and LibTorch and Eigen
 // where they were found; at 1 and 2 threads. scripts/bench turns the JSON output into a table.
+// The float32 permutations of the "warm" group also run through einops::TensorView on caller
+// memory that is not line-aligned ("einops-view16").
 //
 // Benchmark names: "<implementation>|<case label>|<dtype>|<threads>", and "|<group>" for the cases
 // of a summary group of their own ("channels", "patchify", "pooling", "warm": a filter on these words
@@ -119,6 +121,30 @@ void run_einops(benchmark::State& state, const Case& c, int threads) {
   count_bytes(state, c);
 }
 
+/// The same call through einops::TensorView on caller memory that starts 16 bytes past a cache
+/// line, as malloc's blocks do (glibc aligns to 16 bytes; large blocks start 16 bytes into a page):
+/// the row "einops-view16". AnyTensor buffers are line-aligned, so the "einops" row never sees
+/// loads or stores that cross lines.
+void run_einops_view16(benchmark::State& state, const Case& c, int threads) {
+  einops::set_num_threads(threads);
+  const einops::AnyTensor x = make_input(c);
+  const einops::AnyTensor out = make_output(c);
+  constexpr std::int64_t kOffset = 16 / sizeof(float);
+  const Buffer input_memory((x.size() + kOffset) * 4), output_memory((out.size() + kOffset) * 4);
+  auto* input = reinterpret_cast<float*>(input_memory.data()) + kOffset;
+  auto* output = reinterpret_cast<float*>(output_memory.data()) + kOffset;
+  std::memcpy(input, x.data(), static_cast<std::size_t>(x.size()) * 4);
+  const einops::TensorView<const float> view_in(input, einops::Shape(x.shape().begin(), x.shape().end()));
+  const einops::TensorView<float> view_out(output, einops::Shape(out.shape().begin(), out.shape().end()));
+  const einops::AxisLengths lengths = c.axis_lengths();
+  for (auto _ : state) {
+    einops::rearrange_into(view_in, view_out, c.pattern, lengths);
+    benchmark::DoNotOptimize(output);
+    benchmark::ClobberMemory();
+  }
+  count_bytes(state, c);
+}
+
 /// The allocating form with a contiguous result, `y = einops::contiguous(einops::rearrange(x, ...))`
 /// (a pure permutation alone returns a strided view, as torch's permute), with the buffer cache on
 /// or off. LibTorch's counterpart is `x.permute(...).contiguous()`.
@@ -164,6 +190,10 @@ int main(int argc, char** argv) {
                                                     bench::run_einops, c, threads),
                        c);
       bench::register_baselines(c, threads);
+      if (c.group == "warm" && c.kind == bench::Kind::permute && c.dtype == einops::DType::float32)
+        bench::configure(benchmark::RegisterBenchmark(bench::benchmark_name("einops-view16", c, threads).c_str(),
+                                                      bench::run_einops_view16, c, threads),
+                         c);
       // The allocating forms for the float32 permutations outside the named groups (those time
       // the kernels into preallocated outputs only, which keeps the run short).
       if (c.kind == bench::Kind::permute && c.dtype == einops::DType::float32 && c.group.empty()) {

@@ -331,11 +331,24 @@ std::int64_t LineAlignedFirstRow(const Word* out, std::int64_t col_out, std::int
                   static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
 }
 
-/// What full bands of rows [r_begin, r_full) x columns [0, c_full) leave, by register transposes:
-/// the columns left over, then the rows before and after.
+/// The first column at which every row of batch entry `in` starts a cache line, when the rows are
+/// a common multiple of whole lines apart (else 0). Tiles that load each row's line whole start
+/// there, so that none of their loads crosses a line where the caller's buffer is not line-aligned
+/// (malloc's blocks are aligned to 16 bytes); the columns before go with the edges.
+template <class Word>
+std::int64_t LineAlignedFirstColumn(const Tile<Word>& t, const Word* in) {
+  const auto es = static_cast<std::int64_t>(sizeof(Word));
+  if ((t.row_step == 0 && t.rows > 1) || (t.row_step * es) % 64 != 0) return 0;
+  const auto address = reinterpret_cast<std::uintptr_t>(in + t.row_in[0]);
+  return std::min(t.cols, static_cast<std::int64_t>((64 - address % 64) % 64) / es);
+}
+
+/// What full tiles of rows [r_begin, r_full) x columns [c_begin, c_full) leave, by register
+/// transposes: the columns before and after, then the rows before and after.
 template <class Word, bool kStream>
 void TransposeEdges(const Tile<Word>& t, const Word* in, Word* out, std::int64_t r_begin, std::int64_t r_full,
-                    std::int64_t c_full) {
+                    std::int64_t c_full, std::int64_t c_begin = 0) {
+  DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, 0, c_begin);
   DirectTranspose<Word, kStream>(t, in, out, r_begin, r_full, c_full, t.cols);
   DirectTranspose<Word, kStream>(t, in, out, 0, r_begin, 0, t.cols);
   DirectTranspose<Word, kStream>(t, in, out, r_full, t.rows, 0, t.cols);
@@ -568,7 +581,6 @@ template <class Word, bool kStream>
 void LineTransposeImpl(const Tile<Word>& t) {
   constexpr std::int64_t L = 64 / static_cast<std::int64_t>(sizeof(Word));
   const hn::CappedTag<Word, static_cast<std::size_t>(L)> d;
-  const std::int64_t c_full = t.cols / L * L;
   const std::int64_t col_out = t.col_out;  // a local: the compiler cannot keep t's fields across stores
   const bool stage = t.stage_rows || t.row_step == 0;
   constexpr bool kWholeLines = sizeof(Word) >= 4 && hn::MaxLanes(d) * sizeof(Word) == 64;
@@ -579,10 +591,12 @@ void LineTransposeImpl(const Tile<Word>& t) {
     const NextRead<Word> next(t, b);
     const std::int64_t r_begin = LineAlignedFirstRow(out, col_out, t.rows);
     const std::int64_t r_full = r_begin + (t.rows - r_begin) / L * L;
+    const std::int64_t c_begin = kWholeLines ? LineAlignedFirstColumn(t, in) : 0;
+    const std::int64_t c_full = c_begin + (t.cols - c_begin) / L * L;
     if (t.stage_lines) {
       HWY_ALIGN Word lines[L * kMaxBlockRows];
       const auto lanes = static_cast<std::int64_t>(hn::MaxLanes(d));
-      for (std::int64_t c = 0; c < c_full; c += L) {
+      for (std::int64_t c = c_begin; c < c_full; c += L) {
         for (std::int64_t r = r_begin; r < r_full; r += L)
           LineTile<Word, kStream>(t, in, r, c, lines + (r - r_begin), kMaxBlockRows, stage, staged);
         for (std::int64_t k0 = 0; k0 < L; k0 += kStagedLinesPerPass)
@@ -594,8 +608,8 @@ void LineTransposeImpl(const Tile<Word>& t) {
     } else {
       // Band by band (rows outer), or column block by column block (t.columns_first).
       const bool columns_first = t.columns_first;
-      const std::int64_t outer_begin = columns_first ? 0 : r_begin, outer_end = columns_first ? c_full : r_full;
-      const std::int64_t inner_begin = columns_first ? r_begin : 0, inner_end = columns_first ? r_full : c_full;
+      const std::int64_t outer_begin = columns_first ? c_begin : r_begin, outer_end = columns_first ? c_full : r_full;
+      const std::int64_t inner_begin = columns_first ? r_begin : c_begin, inner_end = columns_first ? r_full : c_full;
       for (std::int64_t i = outer_begin; i < outer_end; i += L) {
         for (std::int64_t j = inner_begin; j < inner_end; j += L) {
           const std::int64_t r = columns_first ? j : i, c = columns_first ? i : j;
@@ -604,7 +618,7 @@ void LineTransposeImpl(const Tile<Word>& t) {
         }
       }
     }
-    TransposeEdges<Word, kStream>(t, in, out, r_begin, r_full, c_full);
+    TransposeEdges<Word, kStream>(t, in, out, r_begin, r_full, c_full, c_begin);
   }
 }
 

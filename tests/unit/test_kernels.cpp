@@ -14,6 +14,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,12 +195,22 @@ void for_each_index(const std::vector<Dim>& dims, Visit visit) {
   }
 }
 
-/// With `line_aligned_output`, the output's first element (out_base) starts a cache line.
+/// With `line_aligned_output`, the output's first element (out_base) starts a cache line. With
+/// `input_line_offset` >= 0, the input's first element (in_base) lies that many words past a line.
 template <class Word>
-void check_copy(const Problem& p, bool merged, const std::string& context, bool line_aligned_output = false) {
-  std::vector<Word> in(static_cast<std::size_t>(p.in_size));
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<Word>(i * 2654435761u + 7);
+void check_copy(const Problem& p, bool merged, const std::string& context, bool line_aligned_output = false,
+                std::int64_t input_line_offset = -1) {
   constexpr std::size_t kLineWords = 64 / sizeof(Word);
+  std::vector<Word> in_buffer(static_cast<std::size_t>(p.in_size) + 2 * kLineWords);
+  std::size_t in_shift = 0;
+  if (input_line_offset >= 0)
+    while ((reinterpret_cast<std::uintptr_t>(in_buffer.data() + in_shift + static_cast<std::size_t>(p.in_base)) -
+            static_cast<std::uintptr_t>(input_line_offset) * sizeof(Word)) %
+               64 !=
+           0)
+      ++in_shift;
+  const std::span<Word> in(in_buffer.data() + in_shift, static_cast<std::size_t>(p.in_size));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<Word>(i * 2654435761u + 7);
   std::vector<Word> buffer(static_cast<std::size_t>(p.out_size) + kLineWords, Word{0});
   std::size_t shift = 0;
   if (line_aligned_output)
@@ -370,6 +381,40 @@ TEST_P(EveryTarget, TransposesAtEveryOutputAlignment) {
   EXPECT_EQ(kernel_of(batched, 4), einops::detail::TileKernel::transpose);
   check_copy<std::uint32_t>(batched, true, "batched transpose");
   check_copy<std::uint16_t>(batched, true, "batched transpose");
+}
+
+TEST_P(EveryTarget, TransposesAtEveryInputAlignment) {
+  // Caller memory need not start a cache line (malloc's blocks are aligned to 16 bytes): with input
+  // rows whole lines apart, tiles that load rows' lines whole start at the first line boundary and
+  // the columns before and after go with the edges. Every element offset of the input within a
+  // line; tokens <-> maps shapes (both banded, columns first and through an L1 buffer), at output
+  // offsets on and off a line; rows not whole lines apart; several batch entries.
+  const Problem shapes[] = {
+      permutation_problem({256, 64}, {1, 0}),         // tokens -> maps, columns first
+      permutation_problem({2, 1024, 64}, {0, 2, 1}),  // through an L1 buffer (stage_lines)
+      permutation_problem({64, 1024}, {1, 0}),        // maps -> tokens
+      permutation_problem({320, 192}, {1, 0}),        // bands
+      permutation_problem({3, 40, 48}, {0, 2, 1}),    // batched small tiles
+      permutation_problem({200, 70}, {1, 0}),         // rows not whole lines apart
+  };
+  for (const Problem& base : shapes)
+    for (const std::int64_t out_offset : {0, 3}) {
+      Problem p = base;
+      p.out_base = out_offset;
+      p.out_size += out_offset;
+      for (std::int64_t offset = 0; offset < 16; ++offset) {
+        const std::string context = std::to_string(base.dims.back().extent) + " x " +
+                                    std::to_string(base.dims[base.dims.size() - 2].extent) + ", input offset " +
+                                    std::to_string(offset) + ", output offset " + std::to_string(out_offset);
+        check_copy<std::uint32_t>(p, true, context + " u32", true, offset);
+        if (offset < 8) check_copy<std::uint64_t>(p, true, context + " u64", true, offset);
+        if (offset % 4 == 1) {  // the line kernels of 1- and 2-byte words read rows in 16-byte blocks
+          check_copy<std::uint16_t>(p, true, context + " u16", true, offset);
+          check_copy<std::uint8_t>(p, true, context + " u8", true, offset);
+        }
+        if (HasFatalFailure()) return;
+      }
+    }
 }
 
 TEST_P(EveryTarget, TransposesCopyRowsThatCrowdL1SetsFirst) {

@@ -5,6 +5,8 @@
 //   einsum_into   einops, into a preallocated output (the small-product route);
 //   matrix_route  the route these shapes took before (gemm.hpp's batched_gemm: a cblas call per
 //                 entry, or the portable loops below kBlasMinWork), on the same strides;
+//   tiles         the register tiles (small_product.hpp) on every shape, whichever route
+//                 route.hpp picks: the crossover between the two;
 //   torch         LibTorch's torch::einsum (when found; its result checked against einops');
 //   read_pass     one read of both operands.
 // The einsum_into row's counters: GFLOP/s (2·m·n·k per entry), `roofline` the larger of the
@@ -28,6 +30,7 @@
 #include "einops/einsum.hpp"
 #include "einops/threads.hpp"
 #include "einsum/gemm.hpp"
+#include "einsum/small_product.hpp"
 #include "fma_peak.hpp"
 #ifdef EINOPS_BENCH_TORCH
 #include "einsum_torch.hpp"
@@ -43,7 +46,7 @@ constexpr int kReadPasses = 10;
 
 double peak_flops[2] = {0, 0};  // float, double
 
-enum class Mode { einsum_into, matrix_route, torch, read_pass };
+enum class Mode { einsum_into, matrix_route, tiles, torch, read_pass };
 enum class Kind { scores, outputs };
 
 template <class T>
@@ -148,6 +151,7 @@ void BM_small(benchmark::State& state, Mode mode, Kind kind, std::int64_t q, std
           for (std::int64_t i = 0; i < out.size(); ++i) out.data()[i] = static_cast<T>(wide_out.data()[i]);
         }
         break;
+      case Mode::tiles: einops::detail::einsum::small_batched_product(einops::dtype_of<T>::value, problem); break;
       case Mode::torch:
 #ifdef EINOPS_BENCH_TORCH
         torch->run();
@@ -190,6 +194,7 @@ void register_small_products() {
   };
   const Variant variants[] = {{"einsum_into", Mode::einsum_into},
                               {"matrix_route", Mode::matrix_route},
+                              {"tiles", Mode::tiles},
 #ifdef EINOPS_BENCH_TORCH
                               {"torch", Mode::torch},
 #endif

@@ -22,6 +22,7 @@ ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Label
       sizes.n *= length(label);
       sizes.n_free = true;
     }
+  sizes.b_along_k = !b.empty() && contains(a, b.back()) && !contains(result, b.back());
   return sizes;
 }
 
@@ -29,8 +30,9 @@ Route choose_route(const ContractionSizes& sizes, DType type) {
   if (!sizes.m_free || !sizes.n_free) return Route::streaming;
   if (sizes.k >= kStreamMinDepth && sizes.m * sizes.n <= kStreamMaxReuse * (sizes.m + sizes.n)) return Route::streaming;
   const double work = sizes.m * sizes.n * sizes.k;
+  const bool along_k_small = sizes.b_along_k && sizes.k <= kSmallAlongKMaxDepth && work <= kSmallAlongKMaxWork;
   bool small = small_product_takes(type) && sizes.k * sizes.n <= kSmallMaxPanel &&
-               (blas_takes(type) ? work < static_cast<double>(kBlasMinWork) : work <= kSmallMaxWork);
+               (blas_takes(type) ? work < static_cast<double>(kBlasMinWork) || along_k_small : work <= kSmallMaxWork);
   if (type == DType::float32 || type == DType::float64)
     small = small && sizes.n * static_cast<double>(dtype_size(type)) >= kSmallMinRowBytes;
   if (small) return Route::small_product;

@@ -27,6 +27,9 @@ enum class Route : std::uint8_t { matrix_product, streaming, small_product };
 struct ContractionSizes {
   double batch = 1, m = 1, n = 1, k = 1;
   bool m_free = false, n_free = false;  // whether a has an m label, b an n label
+  /// Whether b's last label is a k label: a dense B is read along k (the keys of attention
+  /// scores, `b h k d` in `b h q d, b h k d -> b h q k`), i.e. transposed for a product A·B.
+  bool b_along_k = false;
 };
 
 ContractionSizes contraction_sizes(const Labels& a, const Labels& b, const Labels& result, const Extents& extent);
@@ -55,12 +58,20 @@ inline constexpr double kSmallMaxPanel = 64.0 * 64.0;
 /// row of C spans at least this many bytes, one 256-bit vector: a shorter row leaves lanes of
 /// every multiply-add idle, and the portable loops measured faster.
 inline constexpr double kSmallMinRowBytes = 32;
+/// float32 and float64 products whose B is read along k (ContractionSizes::b_along_k) are small
+/// products up to kSmallAlongKMaxWork multiply-adds per entry when k is at most
+/// kSmallAlongKMaxDepth: there BLAS runs its transposed-B kernel, and the tiles, which transpose B
+/// into their panel once per entry, measured faster (bench_einsum's small/ rows, `tiles` against
+/// `matrix_route`); with a longer k, or more work, BLAS's.
+inline constexpr double kSmallAlongKMaxDepth = 16;
+inline constexpr double kSmallAlongKMaxWork = 32.0 * 32.0 * 16.0;
 
 /// The rule: no free axis on one side (or on either) -> streaming; free axes on both sides ->
 /// streaming when k >= kStreamMinDepth and m·n <= kStreamMaxReuse·(m + n); otherwise, for the
 /// element types small_product.hpp takes, small_product when m·n·k <= kSmallMaxWork (float32 and
-/// float64 with BLAS: m·n·k < kBlasMinWork; and n·element size >= kSmallMinRowBytes) and
-/// k·n <= kSmallMaxPanel; otherwise matrix_product.
+/// float64 with BLAS: m·n·k < kBlasMinWork, or B read along k with k <= kSmallAlongKMaxDepth and
+/// m·n·k <= kSmallAlongKMaxWork; and n·element size >= kSmallMinRowBytes) and k·n <=
+/// kSmallMaxPanel; otherwise matrix_product.
 Route choose_route(const ContractionSizes& sizes, DType type);
 
 /// "matrix product", "streaming" or "small products", for messages and `einops explain`.

@@ -49,12 +49,14 @@ Route route_of(std::string_view pattern, const std::vector<Shape>& shapes, einop
 }
 
 /// The route of float32 products of m·n·k multiply-adds per entry with rows of C n long: a small
-/// product below kBlasMinWork where BLAS takes float32, up to kSmallMaxWork where it does not,
-/// with rows of at least kSmallMinRowBytes.
-Route float32_route(double work, std::int64_t n) {
+/// product below kBlasMinWork where BLAS takes float32 (or, with B read along a k of at most
+/// kSmallAlongKMaxDepth, up to kSmallAlongKMaxWork), up to kSmallMaxWork where it does not, with
+/// rows of at least kSmallMinRowBytes.
+Route float32_route(double work, std::int64_t n, std::int64_t k, bool b_along_k) {
   namespace e = einops::detail::einsum;
-  const bool small =
-      e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) : work <= e::kSmallMaxWork;
+  const bool along_k = b_along_k && static_cast<double>(k) <= e::kSmallAlongKMaxDepth && work <= e::kSmallAlongKMaxWork;
+  const bool small = e::blas_takes(einops::DType::float32) ? work < static_cast<double>(e::kBlasMinWork) || along_k
+                                                           : work <= e::kSmallMaxWork;
   return small && static_cast<double>(n) * 4 >= e::kSmallMinRowBytes ? Route::small_product : Route::matrix_product;
 }
 
@@ -72,8 +74,12 @@ TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
             << q << " " << d;
       }
       const double work = static_cast<double>(q * q * d);
-      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32), float32_route(work, q));
-      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, DType::float32), float32_route(work, d));
+      EXPECT_EQ(route_of("b h q d, b h k d -> b h q k", {queries, queries}, DType::float32),
+                float32_route(work, q, d, true))
+          << q << " " << d;
+      EXPECT_EQ(route_of("b h q k, b h k d -> b h q d", {weights, queries}, DType::float32),
+                float32_route(work, d, q, false))
+          << q << " " << d;
     }
   // Below a BLAS call's worth of work (the portable loops' range before): small in every build,
   // where a row of C fills a 256-bit vector (8 float32, 4 float64 elements).
@@ -82,6 +88,15 @@ TEST(EinsumSmallRoute, AttentionOverShortSequencesIsSmall) {
   EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 7}}, DType::float32), Route::matrix_product);
   EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 3}}, DType::float64), Route::matrix_product);
   EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 3}}, DType::float16), Route::small_product);
+  // B read along a short k (attention scores over d = 16): small up to kSmallAlongKMaxWork where
+  // BLAS takes float32; the same sizes with B read along n stay BLAS's.
+  if (einops::detail::einsum::blas_takes(DType::float32)) {
+    EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 32, 16}, {64, 32, 16}}, DType::float32), Route::small_product);
+    EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 48, 16}, {64, 48, 16}}, DType::float32), Route::matrix_product);
+    EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 16, 32}, {64, 16, 32}}, DType::float32), Route::matrix_product);
+    EXPECT_EQ(route_of("b q d, b d k -> b q k", {{64, 32, 16}, {64, 16, 32}}, DType::float32), Route::matrix_product);
+    EXPECT_EQ(route_of("b q d, b k d -> b q k", {{64, 8, 16}, {64, 8, 16}}, DType::float64), Route::small_product);
+  }
   // Element types the kernel does not take stay matrix products.
   EXPECT_EQ(route_of("b i k, b k j -> b i j", {{4096, 4, 4}, {4096, 4, 8}}, DType::int32), Route::matrix_product);
 }

@@ -322,13 +322,21 @@ void DirectTranspose(const Tile<Word>& t, const Word* in, Word* out, std::int64_
 // The next block's lines are prefetched into L2 only (prefetch_to_l2): in L1 they would evict the
 // lines of this one, where rows far apart (power-of-two strides) share a few sets.
 
+/// The first of `count` positions `stride` elements apart from `first` that starts a cache line,
+/// when the stride is whole lines, so that every position from there on starts one (else 0).
+template <class Word>
+std::int64_t FirstLineAlignedIndex(const Word* first, std::int64_t stride, std::int64_t count) {
+  constexpr auto kWordBytes = static_cast<std::int64_t>(sizeof(Word));
+  if ((stride * kWordBytes) % 64 != 0) return 0;
+  const auto to_line = static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(first) % 64) % 64);
+  return std::min(count, to_line / kWordBytes);
+}
+
 /// The first row at which every column's output starts a cache line, when the column stride is
 /// whole lines (else 0): full bands start there, the rows before it go with the edges.
 template <class Word>
 std::int64_t LineAlignedFirstRow(const Word* out, std::int64_t col_out, std::int64_t rows) {
-  if ((col_out * static_cast<std::int64_t>(sizeof(Word))) % 64 != 0) return 0;
-  return std::min(rows,
-                  static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64 / sizeof(Word)));
+  return FirstLineAlignedIndex(out, col_out, rows);
 }
 
 /// The first column at which every row of batch entry `in` starts a cache line, when the rows are
@@ -337,10 +345,8 @@ std::int64_t LineAlignedFirstRow(const Word* out, std::int64_t col_out, std::int
 /// (malloc's blocks are aligned to 16 bytes); the columns before go with the edges.
 template <class Word>
 std::int64_t LineAlignedFirstColumn(const Tile<Word>& t, const Word* in) {
-  const auto es = static_cast<std::int64_t>(sizeof(Word));
-  if ((t.row_step == 0 && t.rows > 1) || (t.row_step * es) % 64 != 0) return 0;
-  const auto address = reinterpret_cast<std::uintptr_t>(in + t.row_in[0]);
-  return std::min(t.cols, static_cast<std::int64_t>((64 - address % 64) % 64) / es);
+  if (t.row_step == 0 && t.rows > 1) return 0;  // rows without one common stride
+  return FirstLineAlignedIndex(in + t.row_in[0], t.row_step, t.cols);
 }
 
 /// What full tiles of rows [r_begin, r_full) x columns [c_begin, c_full) leave, by register
